@@ -44,6 +44,7 @@ import dataclasses
 import json
 import random
 import re
+from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -459,6 +460,14 @@ class ScriptedBrain:
             greeting = phrases.greeting(trigger.text, rng, name)
             if greeting is not None:
                 return Reply(greeting, rule="builtin.greeting_asked")
+        # The picture is what is asked about, not a tool's value, unless a tool handles pictures.
+        image = situation.image
+        pictures_tool = turn.may_call and _takes_pictures(turn.request.tools)
+        # "what colour is the picture?" gets the colour answer below
+        described = situation.asks_about_image and not situation.asks_colour and not pictures_tool
+        if situation.heard_is_current and described and image is not None:
+            text = phrases.image_described(image.dominant_colour, image.brightness)
+            return Reply(text, rule="builtin.image_described")
         if turn.may_call:
             call = self._builtin_call(turn)
             if call is not None:
@@ -993,6 +1002,15 @@ def _agent_called(name: str) -> str:
     if not words:
         return "right agent"
     return name if words[-1] in _AGENT_NOUNS else f"{name} agent"
+
+
+_PICTURE_TOOL = re.compile(r"image|picture|photo|vision|camera|screenshot|ocr", re.IGNORECASE)
+
+
+def _takes_pictures(tools: Sequence[ToolSpec]) -> bool:
+    """A declared tool is about pictures (``analyze_image``, "Describe what the camera sees"): a question
+    about the image may be its call."""
+    return any(_PICTURE_TOOL.search(f"{tool.name} {tool.description}") for tool in tools)
 
 
 def _user_words_before(history: tuple[TurnView, ...], item: TurnView | None) -> list[str]:

@@ -885,7 +885,7 @@ def reply_to_words(
     words = heard.strip()
     if not words:
         return NOT_HEARD
-    remembered = facts.remembered_answer(words, earlier, known)
+    remembered = facts.remembered_answer(words, earlier, known) or _recalled_question(words, earlier)
     if remembered is not None:
         return remembered
     introduced = facts.given_name(words) if not is_question(words) else None
@@ -1177,6 +1177,32 @@ def _phrase_end(tokens: list[str]) -> int:
     return ECHO_WORDS
 
 
+# "what was my first question?", "what did I just ask you?", "which question did I ask before that?": the
+# user asks what they asked, as a model answers from its context (it was answered "You asked what was my
+# first question. I'm not sure, to be honest."). "first" picks the oldest question, anything else the newest.
+_ASKS_OWN_QUESTION = re.compile(
+    r"\bwhat (?:was|were|is) my (?P<which>first|last|previous|earlier|latest) question\b"
+    r"|\bwhat (?:question )?did I (?:just )?ask(?: you)?"
+    r"(?: (?P<when>first|before|earlier|last|just now))?\s*[?.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _recalled_question(words: str, earlier: Sequence[str]) -> str | None:
+    """The answer to "what was my first question?" / "what did I just ask?" from ``earlier`` (the user's
+    words before these, oldest first): the question quoted, or that none was asked; None for other words."""
+    found = _ASKS_OWN_QUESTION.search(words)
+    if found is None:
+        return None
+    asked = [said.strip() for said in earlier if said.strip() and is_question(said)]
+    if not asked:
+        return "You haven't asked me anything yet."
+    first = (found.group("which") or found.group("when") or "").lower() == "first"
+    question = asked[0] if first else asked[-1]
+    end = "" if question[-1] in ".?!" else "."
+    return f"Your first question was “{question}”{end}" if first else f"You asked “{question}”{end}"
+
+
 def is_question(words: str) -> bool:
     """``words`` ask something: they end with "?" or open with a question word or an auxiliary, as said or
     contracted ("what's", "whats", "who's", "how'd"), or with a negated auxiliary before its subject
@@ -1221,6 +1247,12 @@ def image_shown(colour: str, brightness: float) -> str:
     look = "dark" if brightness < 0.35 else "bright" if brightness > 0.65 else ""
     seen = f"a {look} image, mostly {colour}" if look else f"an image, mostly {colour}"
     return f"I can see {seen}. What would you like to know about it?"
+
+
+def image_described(colour: str, brightness: float) -> str:
+    """The answer to "what's in this image?" about the newest image: its look, from its dominant colour
+    and mean luma (0..1), as ``image_shown`` says it, without asking what to do with it."""
+    return image_shown(colour, brightness).split(". ")[0] + "."
 
 
 def acknowledge_output(error: str | None, function_name: str | None, rng: random.Random) -> str:

@@ -27,6 +27,17 @@ from mockengine.brain.output_data import output_data
 TriggerKind = Literal["user", "context", "function_output", "none"]
 _COLOUR_WORDS = re.compile(r"\bcolou?rs?\b", re.IGNORECASE)
 _BRIGHTNESS_WORDS = re.compile(r"\b(?:bright|brightness|dark|darker|brighter|light or dark)\b", re.IGNORECASE)
+# A question about what an image shows: "what's in this image?", "what do you see?", "describe the photo".
+# "what is in …" otherwise reads as a look ("what's in my cart"), and the image's noun became a value
+# (get_weather {"city": "image"}).
+_PICTURE = r"(?:image|picture|photo|photograph|pic|screenshot|frame|drawing)"
+_ABOUT_IMAGE_WORDS = re.compile(
+    r"\bwhat(?:'s|’s| is| are)?(?: there| shown)? in (?:this|the|that|my) " + _PICTURE + r"\b"
+    r"|\b(?:what|anything) (?:do|can) you see\b"
+    r"|\bdescribe (?:this|the|that|my|what's in the) " + _PICTURE + r"\b"
+    r"|\bwhat (?:is|does) (?:this|the|that) " + _PICTURE + r" (?:show|of)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -84,6 +95,11 @@ class Situation:
     def asks_brightness(self) -> bool:
         """A question about how bright or dark the newest image is."""
         return self.image is not None and bool(_BRIGHTNESS_WORDS.search(self.focus_text))
+
+    @property
+    def asks_about_image(self) -> bool:
+        """A question about what the newest image shows ("what's in this picture?", "what do you see?")."""
+        return self.image is not None and bool(_ABOUT_IMAGE_WORDS.search(self.focus_text))
 
     @property
     def heard_is_current(self) -> bool:
