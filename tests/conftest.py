@@ -24,7 +24,8 @@ from mockengine.server.resources import Resources, make_fake_resources
 from mockengine.settings import Settings
 from mockengine.virtual_time import VirtualTimeDriver
 
-UNPACED = Pacing(pace=0.0, first_delta_delay_ms=0, delta_ms=200)
+# Audio as soon as it is synthesized, a written reply's text at once (as `serve --unpaced`).
+UNPACED = Pacing(pace=0.0, first_delta_delay_ms=0, delta_ms=200, text_tokens_per_s=0.0)
 
 
 def make_session(seed: int = 7, pacing: Pacing = UNPACED) -> RealtimeSession:
