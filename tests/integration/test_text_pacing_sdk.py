@@ -12,6 +12,8 @@ from typing import Any
 from agents import GuardrailFunctionOutput, OutputGuardrail
 from agents.realtime import RealtimeAgent, RealtimeRunner
 
+from mockengine.settings import Settings
+
 TIMEOUT_S = 30
 
 
@@ -27,7 +29,7 @@ def _raw(events: list[Any], kind: str) -> list[dict[str, Any]]:
 
 
 async def test_a_text_guardrail_cuts_the_written_reply_while_it_streams(engine) -> None:
-    eng = await engine()  # the default text pace: a realistic rate
+    eng = await engine(text_tokens_per_s=Settings().text_tokens_per_s)  # the default: a realistic rate
     agent = RealtimeAgent(
         name="Assistant",
         instructions="Help.",
@@ -48,8 +50,7 @@ async def test_a_text_guardrail_cuts_the_written_reply_while_it_streams(engine) 
 
         task = asyncio.create_task(collect())
         await session.send_message(line)
-        print("DEBUG")
-        async with asyncio.timeout(5):
+        async with asyncio.timeout(TIMEOUT_S):
             while not any(e.type == "guardrail_tripped" for e in events):
                 await asyncio.sleep(0.02)
             # The cut reply's response.done, then the reply to the SDK's "guardrail triggered" message.
