@@ -73,7 +73,8 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--unpaced",
         action="store_true",
-        help="send reply audio as fast as it is synthesized (--audio-pace 0; another --audio-pace: refused)",
+        help="send reply audio as fast as it is synthesized and reply text at once (--audio-pace 0 "
+        "--text-tokens-per-s 0; another --audio-pace or --text-tokens-per-s: refused)",
     )
     parser.add_argument(
         "--first-delta-delay-ms",
@@ -84,6 +85,12 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--audio-delta-ms",
         type=int,
         help=f"audio per output delta, max 2000 (default {defaults.audio_delta_ms})",
+    )
+    parser.add_argument(
+        "--text-tokens-per-s",
+        type=float,
+        help="stream a written reply's text deltas at this many tokens a second; 0 = all at once "
+        f"(default {defaults.text_tokens_per_s:g})",
     )
     parser.add_argument(
         "--api-key",
@@ -310,15 +317,18 @@ def settings_and_label(args: argparse.Namespace) -> tuple[Settings, Label]:
     if isinstance(changes.get("fault"), list):  # --fault may repeat
         changes["fault"] = ";".join(changes["fault"])
     if getattr(args, "unpaced", False):
-        pace = changes.get("audio_pace")
-        if pace is not None and pace != 0:  # it started quietly unpaced: two flags asking for two paces
-            print(
-                f"mockengine: --unpaced and --audio-pace {pace:g} contradict each other "
-                "(--unpaced is --audio-pace 0); give one",
-                file=sys.stderr,
-            )
-            raise SystemExit(2)
+        for field in ("audio_pace", "text_tokens_per_s"):
+            pace = changes.get(field)
+            if pace is not None and pace != 0:  # it started quietly unpaced: two flags asking for two paces
+                name = option(field)
+                print(
+                    f"mockengine: --unpaced and {name} {pace:g} contradict each other "
+                    f"(--unpaced is --audio-pace 0 --text-tokens-per-s 0); give one",
+                    file=sys.stderr,
+                )
+                raise SystemExit(2)
         changes["audio_pace"] = 0.0
+        changes["text_tokens_per_s"] = 0.0
     if "api_keys" in changes:
         changes["api_keys"] = tuple(changes["api_keys"])
     if "cors_origins" in changes:
@@ -551,8 +561,9 @@ Every option can also be set by an environment variable MOCKENGINE_<OPTION> (upp
 underscores), e.g. MOCKENGINE_PORT=9000, MOCKENGINE_SEED=7, MOCKENGINE_FAULT='close_after_audio_delta:3';
 except: --api-key is MOCKENGINE_API_KEYS (comma-separated), --faults MOCKENGINE_FAULTS_FILE, --replay
 MOCKENGINE_REPLAY_DIR, --cors-origin MOCKENGINE_CORS_ORIGINS (comma-separated), and --unpaced has none
-(MOCKENGINE_AUDIO_PACE=0). An option on the command line wins over the variable. A MOCKENGINE_*
-variable nothing reads (MOCKENGINE_SEDD) is warned of at start-up, with its near miss, and ignored.
+(MOCKENGINE_AUDIO_PACE=0 and MOCKENGINE_TEXT_TOKENS_PER_S=0). An option on the command line wins over
+the variable. A MOCKENGINE_* variable nothing reads (MOCKENGINE_SEDD) is warned of at start-up, with its
+near miss, and ignored.
 On SIGTERM/SIGINT sessions close with 1001 and the process exits within --shutdown-grace-s."""
 
 

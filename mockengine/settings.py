@@ -46,6 +46,11 @@ class Settings:
     first_delta_delay_ms: int = 300
     # Audio per response.output_audio.delta; HRP caps it at 2000 ms (maxAudioDeltaMs).
     audio_delta_ms: int = 200
+    # A written reply's (output_modalities ["text"]) response.output_text.delta events go out at this
+    # many tokens a second, a word a delta, as the live model streams its text (tens of tokens a second;
+    # 50 is at the slow end of GPT-4o-class text streaming: docs/command-line.md). A client's
+    # response.cancel then lands while the reply is under way, as it does live. 0 writes it all at once.
+    text_tokens_per_s: float = 50.0
     # Accept any bearer key (the default), or only this one.
     api_key: str | None = None
     # Session lifetime before `session_expired` (the real service: 60 minutes).

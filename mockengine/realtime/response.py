@@ -52,6 +52,7 @@ class Pacing:
     pace: float = 3.0  # × real time; 0 = unpaced
     first_delta_delay_ms: int = 300
     delta_ms: int = 200
+    text_tokens_per_s: float = 50.0  # a written reply's deltas; 0 = all at once
 
 
 @dataclass

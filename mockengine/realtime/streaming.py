@@ -13,6 +13,12 @@ words are spread over that sentence's audio deltas, each delta's share (rounded 
 audio (the live order within the interleaving is not documented: our choice, docs/realtime-protocol.md);
 so a cut (cancel, barge-in) leaves a transcript that matches the audio sent, the words of the delta under
 way included. How tokens are counted: ``usage``.
+
+Text pacing: a written reply (``output_modalities: ["text"]``) goes out one word a delta, the first with the
+message's opening and each next one its predecessor's tokens later at ``text_tokens_per_s`` (the live
+model writes at its own speed, so a client's ``response.cancel`` can land mid-reply: an Agents SDK output
+guardrail's does). ``text_tokens_per_s == 0`` writes the whole reply at once. Only the timing depends on
+the rate: the events, their content and order are the same.
 """
 
 from __future__ import annotations
@@ -115,6 +121,9 @@ class ResponseStreamer:
         self.effects_due: list[CallMcpTool] = []  # MCP calls reached since the owner last took them
         self.awaited_approval_id: str | None = None  # the mcp_approval_request the response waits on
         self._next_delta_due_ms = 0.0
+        # A written reply's words (cut to max_output_tokens), and how many of them went out.
+        self._text_words: list[str] = []
+        self._words_written = 0
         self._transcript = ""
         self._was_cut_short = False  # written text trimmed to max_output_tokens
         self.audio_sent_bytes = 0
@@ -190,7 +199,9 @@ class ResponseStreamer:
             ]
             self._next_delta_due_ms = response.created_ms + response.pacing.first_delta_delay_ms
         elif reply.text:
-            events += self._open_message() + self._text_deltas(reply.text)
+            events += self._open_message()
+            self._text_words = self._words_to_write(reply.text)
+            self._next_delta_due_ms = now_ms
         return events + self._release(now_ms), effects
 
     def on_speech(self, index: int, pcm16: bytes) -> None:
@@ -198,6 +209,8 @@ class ResponseStreamer:
             self._sentences[index].pcm = pcm16
 
     def next_deadline_ms(self) -> float | None:
+        if self._message is not None and self._words_written < len(self._text_words):
+            return self._next_delta_due_ms if self.response.pacing.text_tokens_per_s > 0 else 0.0
         sentence = self._current_sentence()
         if self._phase not in (Phase.PREPARING, Phase.MESSAGE) or sentence is None or sentence.pcm is None:
             return None
@@ -235,9 +248,13 @@ class ResponseStreamer:
         self._phase = next_phase(self._phase, move)
 
     def _release(self, now_ms: float) -> Events:
-        """The audio deltas due, then the message's end, the function calls, done."""
+        """The text or audio deltas due, then the message's end, the function calls, done."""
         events: Events = []
         pacing = self.response.pacing
+        if self._message is not None and self._words_written < len(self._text_words):
+            events += self._text_deltas(now_ms)
+            if self._words_written < len(self._text_words):
+                return events
         while (sentence := self._current_sentence()) is not None:
             if sentence.pcm is None or (pacing.pace > 0 and now_ms < self._next_delta_due_ms):
                 return events
@@ -367,22 +384,37 @@ class ResponseStreamer:
             part = {"type": "text", "text": ""}
         return events + [se.response_content_part_added(self.ids.event(), self._part(), part=part)]
 
-    def _text_deltas(self, text: str) -> Events:
+    def _words_to_write(self, text: str) -> list[str]:
+        """The reply's words, the last ones dropped while they would pass ``max_output_tokens``."""
         words = text.split(" ")
         limit = self.response.params.max_output_tokens
         while isinstance(limit, int) and len(words) > 1 and text_tokens(self.tokens, " ".join(words)) > limit:
             words.pop()
             self._was_cut_short = True
-        self._transcript = " ".join(words)
-        return [
-            se.response_output_text_delta(
-                self.ids.event(),
-                self._delta_part(),
-                delta=word if i == 0 else " " + word,
-                obfuscation=self.ids.obfuscation(),
+        return words
+
+    def _text_deltas(self, now_ms: float) -> Events:
+        """The written reply's deltas due at ``now_ms``, a word each; the next one is due its
+        predecessor's tokens later (at ``text_tokens_per_s``; all of them now when that is 0)."""
+        rate = self.response.pacing.text_tokens_per_s
+        words, events = self._text_words, []
+        while self._words_written < len(words):
+            if rate > 0 and now_ms < self._next_delta_due_ms:
+                break
+            word = words[self._words_written]
+            delta = " " + word if self._words_written else word
+            self._words_written += 1
+            self._transcript += delta
+            events.append(
+                se.response_output_text_delta(
+                    self.ids.event(), self._delta_part(), delta=delta, obfuscation=self.ids.obfuscation()
+                )
             )
-            for i, word in enumerate(words)
-        ]
+            if rate > 0:
+                # A late timer catches up at most 50 ms (as audio does), not the whole lag in one burst.
+                seconds = max(1, text_tokens(self.tokens, delta)) / rate
+                self._next_delta_due_ms = max(self._next_delta_due_ms, now_ms - 50) + seconds * 1000
+        return events
 
     def _audio_delta(self, sentence: _Sentence, now_ms: float) -> Events:
         assert self._message is not None and sentence.pcm is not None

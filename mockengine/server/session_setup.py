@@ -108,6 +108,7 @@ def build_session(
             pace=settings.audio_pace,
             first_delta_delay_ms=settings.first_delta_delay_ms,
             delta_ms=settings.audio_delta_ms,
+            text_tokens_per_s=settings.text_tokens_per_s,
         ),
         session_max_s=settings.session_max_s,
         created_at_s=int(time.time()),

@@ -46,6 +46,7 @@ def source_label(given: Collection[str], environ: Mapping[str, str] | None = Non
 MINIMUMS: tuple[tuple[str, float], ...] = (
     ("audio_pace", 0),
     ("first_delta_delay_ms", 0),
+    ("text_tokens_per_s", 0),
     ("max_sessions", 0),
     ("max_input_buffer_s", 1),
     ("max_conversation_items", 1),

@@ -148,6 +148,7 @@ def test_a_setting_out_of_range_is_one_line_and_status_2(argv, named, capsys):
         (["--workers", "0"], "--workers"),  # quietly one process
         (["--max-sessions", "-1"], "--max-sessions"),  # quietly no limit
         (["--audio-pace", "-2"], "--audio-pace"),  # quietly unpaced
+        (["--text-tokens-per-s", "-1"], "--text-tokens-per-s"),  # quietly unpaced
         (["--replay-speed", "-1"], "--replay-speed"),
         (["--reclaim-interval-s", "-5"], "--reclaim-interval-s"),
         (["--log-level", "loud"], "--log-level"),  # a ValueError traceback from logging.basicConfig
@@ -550,15 +551,16 @@ def test_workers_without_a_fixed_port_name_where_the_port_came_from(monkeypatch,
     ]
 
 
-def test_unpaced_with_a_nonzero_audio_pace_is_one_line_and_status_2(capsys):
+@pytest.mark.parametrize(("flag", "value"), [("--audio-pace", "2"), ("--text-tokens-per-s", "20")])
+def test_unpaced_with_a_nonzero_pace_is_one_line_and_status_2(capsys, flag: str, value: str):
     """`serve --unpaced --audio-pace 2` started silently unpaced (--unpaced won): two flags asking for two
-    paces is a usage mistake, refused as one line naming both."""
+    paces is a usage mistake, refused as one line naming both. So is a text rate beside it."""
     with pytest.raises(SystemExit) as exited:
-        parse("--unpaced", "--audio-pace", "2")
+        parse("--unpaced", flag, value)
     assert exited.value.code == 2
     assert capsys.readouterr().err == (
-        "mockengine: --unpaced and --audio-pace 2 contradict each other (--unpaced is --audio-pace 0); "
-        "give one\n"
+        f"mockengine: --unpaced and {flag} {value} contradict each other "
+        "(--unpaced is --audio-pace 0 --text-tokens-per-s 0); give one\n"
     )
 
 
@@ -567,4 +569,7 @@ def test_unpaced_agrees_with_audio_pace_0_and_wins_over_the_variable(monkeypatch
     variable by its option."""
     assert parse("--unpaced", "--audio-pace", "0").audio_pace == 0
     monkeypatch.setenv("MOCKENGINE_AUDIO_PACE", "2")
-    assert parse("--unpaced").audio_pace == 0
+    monkeypatch.setenv("MOCKENGINE_TEXT_TOKENS_PER_S", "20")
+    settings = parse("--unpaced")
+    assert (settings.audio_pace, settings.text_tokens_per_s) == (0, 0)
+    assert parse("--text-tokens-per-s", "0").text_tokens_per_s == 0

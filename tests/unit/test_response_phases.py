@@ -76,7 +76,11 @@ def _streamer(modality: str = "text", max_output_tokens: Any = "inf") -> Respons
         conversation="auto",
     )
     response = Response(
-        "resp_1", params, "conv_1", 0.0, Pacing(pace=1.0, first_delta_delay_ms=0, delta_ms=100)
+        "resp_1",
+        params,
+        "conv_1",
+        0.0,
+        Pacing(pace=1.0, first_delta_delay_ms=0, delta_ms=100, text_tokens_per_s=0.0),
     )
     ids = IdFactory(1)
 
