@@ -23,6 +23,7 @@ from mockengine.realtime.session import RealtimeSession, SessionOptions
 from mockengine.server.resources import Resources, make_fake_resources
 from mockengine.settings import Settings
 from mockengine.virtual_time import VirtualTimeDriver
+from tests.rates import TEST_TEXT_TOKENS_PER_S
 
 # Audio as soon as it is synthesized, a written reply's text at once (as `serve --unpaced`).
 UNPACED = Pacing(pace=0.0, first_delta_delay_ms=0, delta_ms=200, text_tokens_per_s=0.0)
@@ -72,17 +73,10 @@ def make_recording_driver(seed: int = 7, pacing: Pacing = UNPACED) -> RecordingD
     return driver
 
 
-# Written replies in the fast tier stream ten times the default rate: still paced (a cancel can land
-# mid-reply, the timers run), without the realistic 50 tokens a second adding ~100 s of test time over
-# the files with text replies (measured 2026-12-07: 238 s → 341 s). A test of the default rate asks for
-# it (`engine(text_tokens_per_s=Settings().text_tokens_per_s)`).
-FAST_TIER_TEXT_TOKENS_PER_S = 500.0
-
-
 # What the fake transcriber hears in every turn: a question the default scenario answers.
 @pytest.fixture(scope="session")
 def fake_resources() -> Iterator[Resources]:
-    settings = Settings(seed=3, text_tokens_per_s=FAST_TIER_TEXT_TOKENS_PER_S)
+    settings = Settings(seed=3, text_tokens_per_s=TEST_TEXT_TOKENS_PER_S)
     with closing(make_fake_resources(settings)) as resources:
         yield resources
 

@@ -26,11 +26,12 @@ from mockengine.server.resources import Resources, load_resources
 from mockengine.server.state import STATS
 from mockengine.settings import Settings
 from tests.eventually import eventually
+from tests.rates import TEST_TEXT_TOKENS_PER_S
 
 
 @pytest.fixture(scope="session")
 def real_resources() -> Iterator[Resources]:
-    with closing(load_resources(Settings(seed=3))) as resources:
+    with closing(load_resources(Settings(seed=3, text_tokens_per_s=TEST_TEXT_TOKENS_PER_S))) as resources:
         yield resources
 
 
