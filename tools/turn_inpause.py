@@ -63,6 +63,10 @@ def main() -> int:
     parser.add_argument("--sample", type=int, default=1)
     parser.add_argument("--finished", type=int, default=0)
     parser.add_argument("--prosody-only", action="store_true")
+    parser.add_argument(
+        "--cuts", action="store_true", help="print each pause cut at high (burned splits only)"
+    )
+    parser.add_argument("--high-only", action="store_true", help="run the high eagerness only")
     args = parser.parse_args()
     chosen: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
     for mode in ("separate", "inside"):
@@ -108,8 +112,16 @@ def main() -> int:
         results = []
         for directory, label in chosen[mode]:
             pcm = read_pcm(directory, label)
-            for config in SEMANTIC:
+            for config in SEMANTIC[:1] if args.high_only else SEMANTIC:
                 results.append((label, run_utterance(label, pcm, config, transcriber, measured_latency=True)))
+        if args.cuts:
+            for label, outcome in results:
+                if outcome.config.endswith("high") and outcome.was_cut_off:
+                    cues = "; ".join(f"{c['cue']} {c['weight']:+g} {c['reason']}" for c in outcome.cues)
+                    print(
+                        f"   cut [{mode}] {label['id']} {label['style']} {label['parts'][0]!r} heard "
+                        f"{outcome.transcript!r}: {outcome.reason} | {cues}"
+                    )
         print(f"\n== detector, pauses spoken {mode} ({time.perf_counter() - started:.0f} s)")
         print_table(f"{args.split} [{mode}]", category_table(results), "burned")
         for style in ("separate", "continuing"):
@@ -120,6 +132,7 @@ def main() -> int:
                 + ", ".join(
                     f"{e} {table[e]['all mid-thought']['cut']}/{table[e]['all mid-thought']['counted']}"
                     for e in ("high", "medium", "low")
+                    if e in table
                 )
             )
         sys.stdout.flush()
