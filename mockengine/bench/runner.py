@@ -123,10 +123,11 @@ def run_bench(
         print(f"mockengine bench: {refusal}", file=sys.stderr)
         return 2
     if "turns" in parts:
-        from mockengine.bench.turn_corpus import line_from_env
+        from mockengine.bench.turn_corpus import line_from_env, synthesis_from_env
 
         try:
             line_from_env()  # an unknown line format was a traceback after the sections before it ran
+            synthesis_from_env()
         except ValueError as exc:
             print(f"mockengine bench: {exc}", file=sys.stderr)
             return 2

@@ -16,6 +16,10 @@ clip is first encoded to 8 kHz G.711 in 20 ms frames and decoded by the engine's
 appends become in a session; whisper then hears narrowband audio and decodes it with
 ``MOCKENGINE_NARROWBAND_BEAM_SIZE`` beams (the ``serve`` setting; 1 is greedy).
 
+Pause synthesis (``MOCKENGINE_BENCH_TURN_PAUSE_SYNTHESIS=inside``, :data:`SYNTHESIS_ENV`): the
+mid-thought items of espeak voices are spoken as one sentence with the pause inside it (round 17;
+``turn_corpus.speech.SYNTHESIS_MODES``) instead of as two utterances; piper items are unchanged.
+
 Splits: every split of ``turn_corpus.splits()`` (round 1's ``tune`` and ``heldout``, then any
 ``dev_r<N>`` / ``heldout_r<N>`` module found in the package), each printed with its status: tuned on,
 burned (held out once, tuned on since) or sealed (never tuned on; the result that counts).
@@ -48,6 +52,20 @@ FRAME_MS = 20  # a decision lands on the VAD frame that reaches its moment
 # The input format every clip is passed through (audio/pcmu, audio/pcma; unset or audio/pcm: wideband).
 LINE_ENV = "MOCKENGINE_BENCH_TURN_LINE"
 LINE_FRAME_BYTES = 160  # 20 ms of 8 kHz G.711, as a phone bridge appends it
+# How mid-thought pauses of espeak voices are spoken (turn_corpus.speech.SYNTHESIS_MODES): unset or
+# "separate" (the corpus as scored in every round), "inside" (one sentence with an SSML break, round 17).
+SYNTHESIS_ENV = "MOCKENGINE_BENCH_TURN_PAUSE_SYNTHESIS"
+
+
+def synthesis_from_env() -> str:
+    """The pause synthesis :data:`SYNTHESIS_ENV` names (unset or empty: ``separate``). ValueError naming
+    the variable and the modes for any other value."""
+    from mockengine.turn_corpus.speech import SYNTHESIS_MODES
+
+    mode = os.environ.get(SYNTHESIS_ENV) or "separate"
+    if mode not in SYNTHESIS_MODES:
+        raise ValueError(f"{SYNTHESIS_ENV}={mode!r}: choose from {', '.join(SYNTHESIS_MODES)}")
+    return mode
 
 
 def line_from_env() -> str:
@@ -84,11 +102,12 @@ def evaluate(
     measured_latency: bool,
     turn_transcriber: Any = None,
     line: str = "audio/pcm",
+    synthesis: str = "separate",
 ) -> list[tuple[dict[str, Any], Outcome]]:
     """Replay every utterance of ``split`` at each semantic eagerness; ``turn_transcriber`` hears the
     pause probes (None: ``transcriber``); ``line``: the input format each clip passes through first
-    (:func:`over_line`)."""
-    directory, labels = load(split)
+    (:func:`over_line`); ``synthesis``: how the corpus speaks mid-thought pauses (:data:`SYNTHESIS_ENV`)."""
+    directory, labels = load(split, synthesis=synthesis)
     results = []
     for label in labels:
         pcm = over_line(read_pcm(directory, label), line)
@@ -209,6 +228,7 @@ def bench_turn_corpus(ctx: Any) -> None:
         else CachingTranscriber(WhisperTranscriber(turn_model, narrowband_beam_size=beams))
     )
     line = line_from_env()  # checked by the runner before any section runs
+    synthesis = synthesis_from_env()
     started = time.perf_counter()
     results = {}
     heard = (
@@ -218,14 +238,14 @@ def bench_turn_corpus(ctx: Any) -> None:
     )
     print(
         "\nsemantic_vad on the turn corpus (issue 18; espeak-ng and piper voices; pauses heard by whisper "
-        f"{'tiny.en' if pauses is transcriber else turn_model} on this machine, {heard}; timings are noisy "
-        "on a shared machine):"
+        f"{'tiny.en' if pauses is transcriber else turn_model} on this machine, {heard}; mid-thought pauses "
+        f"of espeak voices synthesized {synthesis}; timings are noisy on a shared machine):"
     )
     chosen = [name for name in os.environ.get(SPLITS_ENV, "").split(",") if name]
     for split in splits():
         if chosen and split.name not in chosen:
             continue
-        results[split.name] = category_table(evaluate(split.name, transcriber, True, pauses, line))
+        results[split.name] = category_table(evaluate(split.name, transcriber, True, pauses, line, synthesis))
         print_table(split.name, results[split.name], split.status)
     costs = pauses.costs_ms
     print(

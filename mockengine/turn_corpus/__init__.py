@@ -7,6 +7,10 @@ subordinate clauses and numbers). Each text is spoken by two voices (espeak-ng v
 piper joe voice at several length scales). A mid-thought first part is either spoken as its own sentence
 (``style="separate"``: a synthetic voice closes it with a falling, final intonation, the hard case) or
 with a trailing comma (``style="continuing"``: continuation intonation); the style is picked by hash.
+Either way the two parts are spoken as separate utterances joined by silence. Round 17's option
+``synthesis="inside"`` (:func:`build`, :func:`load`) speaks an espeak voice's mid-thought item as one
+sentence with an SSML break where the pause is, so the words before the pause keep sentence-internal
+intonation; the default ("separate") is the corpus as every round scored it.
 
 Splits, all fixed before the tuning they serve:
 
@@ -43,7 +47,7 @@ from typing import Any
 
 from mockengine.turn_corpus import round1
 from mockengine.turn_corpus.round1 import EVERYDAY_QUESTIONS
-from mockengine.turn_corpus.speech import VOICES, Synthesizer, Voice, make_clip
+from mockengine.turn_corpus.speech import SYNTHESIS_MODES, VOICES, Synthesizer, Voice, make_clip
 
 __all__ = ["EVERYDAY_QUESTIONS", "VOICES", "Voice", "build", "load", "plan", "read_pcm", "splits"]
 
@@ -133,9 +137,11 @@ def plan(directory: Path = PACKAGE_DIR) -> list[dict[str, Any]]:
     return [item for split in splits(directory) for item in _items(split)]
 
 
-def _items(split: Split) -> list[dict[str, Any]]:
+def _items(split: Split, synthesis: str = "separate") -> list[dict[str, Any]]:
     """Each text twice, by two voices in turn; round 1's ids index the whole round-1 list, so ``tune``
-    and ``heldout`` keep the ids they always had."""
+    and ``heldout`` keep the ids they always had. ``synthesis="inside"`` marks each mid-thought item
+    spoken by an espeak voice ``"synthesis": "inside"`` (see ``speech.SYNTHESIS_MODES``); piper items
+    and the default ("separate") carry no such field, so the default plan is unchanged."""
     texts = _texts(round1) if split.round == 1 else split.texts
     items = []
     for index, text in enumerate(texts):
@@ -157,6 +163,8 @@ def _items(split: Split) -> list[dict[str, Any]]:
                     "split": split.name,
                 }
             )
+            if synthesis == "inside" and kind == "trailing" and voice.engine == "espeak":
+                items[-1]["synthesis"] = "inside"
     return items
 
 
@@ -170,15 +178,21 @@ def _fingerprint(items: list[dict[str, Any]]) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def build(split: str, cache_root: Path = CACHE_ROOT, directory: Path = PACKAGE_DIR) -> Path:
-    """Make (once) and return the directory holding one split's clips and its ``labels.json``.
+def build(
+    split: str, cache_root: Path = CACHE_ROOT, directory: Path = PACKAGE_DIR, synthesis: str = "separate"
+) -> Path:
+    """Make (once) and return the directory holding one split's clips and its ``labels.json``;
+    ``synthesis`` ("separate" or "inside", see ``speech.SYNTHESIS_MODES``): how mid-thought pauses of
+    espeak voices are spoken (a different plan, so a different cache directory).
 
     Raises FileNotFoundError with a clear message when espeak-ng is not installed, KeyError for an
-    unknown split."""
+    unknown split, ValueError for an unknown synthesis mode."""
     if shutil.which("espeak-ng") is None:
         raise FileNotFoundError("espeak-ng is not installed (Debian package espeak-ng; .ci/run installs it)")
+    if synthesis not in SYNTHESIS_MODES:
+        raise ValueError(f"synthesis {synthesis!r}: choose from {', '.join(SYNTHESIS_MODES)}")
     chosen = {s.name: s for s in splits(directory)}[split]
-    items = _items(chosen)
+    items = _items(chosen, synthesis)
     target = cache_root / f"{split}-{_fingerprint(items)}"
     if (target / "labels.json").exists():
         return target
@@ -192,13 +206,15 @@ def build(split: str, cache_root: Path = CACHE_ROOT, directory: Path = PACKAGE_D
     return target
 
 
-def load(split: str | None = None, cache_root: Path = CACHE_ROOT) -> tuple[Path, list[dict[str, Any]]]:
+def load(
+    split: str | None = None, cache_root: Path = CACHE_ROOT, synthesis: str = "separate"
+) -> tuple[Path, list[dict[str, Any]]]:
     """A root directory and the labels of one split (None: every split); ``root / label["file"]`` is
-    the label's clip."""
+    the label's clip; ``synthesis`` as in :func:`build`."""
     names = [s.name for s in splits()] if split is None else [split]
     labels = []
     for name in names:
-        built = build(name, cache_root)
+        built = build(name, cache_root, synthesis=synthesis)
         for label in json.loads((built / "labels.json").read_text()):
             labels.append({**label, "file": f"{built.name}/{label['file']}"})
     return cache_root, labels

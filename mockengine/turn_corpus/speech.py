@@ -12,6 +12,7 @@ import wave
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
 import numpy as np
 import soxr
@@ -54,12 +55,27 @@ VOICES = (
 )
 
 
+# How a mid-thought item's parts are spoken (the item's ``synthesis`` field; absent = "separate"):
+# "separate": each part its own utterance, joined by silence (a voice closes the first part as a
+# finished sentence); "inside": one espeak-ng SSML utterance with a <break> where the pause is, cut at
+# that break, so the words before the pause carry the sentence-internal intonation of the whole.
+SYNTHESIS_MODES = ("separate", "inside")
+MIN_BREAK_MS = 400  # the silence espeak-ng leaves for a <break> of >= 600 ms is longer than any other gap
+
+
 def make_clip(item: dict[str, Any], synth: Synthesizer, work: Path) -> dict[str, Any]:
-    """Speak a planned item into ``work/<id>.wav``; return its label (positions in ms of the clip)."""
+    """Speak a planned item into ``work/<id>.wav``; return its label (positions in ms of the clip).
+
+    ``item["synthesis"] == "inside"`` (espeak voices, two parts only) speaks the parts as one sentence
+    (:meth:`Synthesizer.speak_inside`); ValueError for a piper voice or an unknown mode."""
     voice = Voice.from_tag(item["voice"])
     parts = list(item["parts"])
     if item["style"] == "continuing" and not parts[0].endswith(","):
         parts[0] = parts[0] + ","
+    mode = item.get("synthesis", "separate")
+    if mode not in SYNTHESIS_MODES:
+        raise ValueError(f"synthesis {mode!r}: choose from {', '.join(SYNTHESIS_MODES)}")
+    spoken = synth.speak_inside(parts, voice, item["pause_ms"]) if mode == "inside" else None
     pieces = [np.zeros(LEAD_MS * SAMPLES_PER_MS, dtype=np.int16)]
     segments = []
     cursor_ms = LEAD_MS
@@ -67,7 +83,7 @@ def make_clip(item: dict[str, Any], synth: Synthesizer, work: Path) -> dict[str,
         if position:
             pieces.append(np.zeros(item["pause_ms"] * SAMPLES_PER_MS, dtype=np.int16))
             cursor_ms += item["pause_ms"]
-        speech = trim(synth.speak(text, voice))
+        speech = spoken[position] if spoken is not None else trim(synth.speak(text, voice))
         pieces.append(speech)
         length_ms = speech.size // SAMPLES_PER_MS
         segments.append({"text": text, "start_ms": cursor_ms, "end_ms": cursor_ms + length_ms})
@@ -107,14 +123,51 @@ class Synthesizer:
 
     def speak(self, text: str, voice: Voice) -> np.ndarray:
         audio, rate_hz = self._espeak(text, voice) if voice.engine == "espeak" else self._joe(text, voice)
+        return self._pcm16(audio, rate_hz)
+
+    def speak_inside(self, parts: list[str], voice: Voice, pause_ms: int) -> list[np.ndarray]:
+        """``parts`` (two) spoken as ONE espeak-ng sentence with an SSML ``<break>`` of ``pause_ms``
+        between them, cut at that break: [words before, words after], each trimmed like :func:`trim`
+        (the caller joins them with exactly ``pause_ms`` of silence). The break is the clip's longest
+        silent gap; ValueError if it is shorter than :data:`MIN_BREAK_MS` (the break was not honoured),
+        for a piper voice (piper has no break and this piper gives no word alignment without the onnx
+        package) or for other than two parts."""
+        if voice.engine != "espeak":
+            raise ValueError(f"synthesis 'inside' needs an espeak voice, not {voice.tag}")
+        if len(parts) != 2:
+            raise ValueError(f"synthesis 'inside' speaks two parts, not {len(parts)}")
+        ssml = f'<speak>{escape(parts[0])} <break time="{pause_ms}ms"/> {escape(parts[1])}</speak>'
+        audio, rate_hz = self._espeak(ssml, voice, ssml=True)
+        samples = self._pcm16(audio, rate_hz)
+        loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > TRIM_THRESHOLD)
+        if loud.size < 2:
+            raise ValueError("the synthesizer produced no audible speech")
+        gap = int(np.argmax(np.diff(loud)))
+        if (loud[gap + 1] - loud[gap]) < MIN_BREAK_MS * SAMPLES_PER_MS:
+            raise ValueError(f"no break of {pause_ms} ms found in espeak-ng's speech of {parts!r}")
+        return [trim(samples[: loud[gap] + 1]), trim(samples[loud[gap + 1] :])]
+
+    @staticmethod
+    def _pcm16(audio: np.ndarray, rate_hz: int) -> np.ndarray:
         resampled = soxr.resample(audio, rate_hz, RATE_HZ)
         return np.clip(np.round(resampled * 32768.0), -32768, 32767).astype(np.int16)
 
     @staticmethod
-    def _espeak(text: str, voice: Voice) -> tuple[np.ndarray, int]:
+    def _espeak(text: str, voice: Voice, ssml: bool = False) -> tuple[np.ndarray, int]:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "speech.wav"
-            command = ["espeak-ng", "-v", voice.name, "-s", str(int(voice.rate)), "-w", str(path), text]
+            markup = ["-m"] if ssml else []
+            command = [
+                "espeak-ng",
+                *markup,
+                "-v",
+                voice.name,
+                "-s",
+                str(int(voice.rate)),
+                "-w",
+                str(path),
+                text,
+            ]
             subprocess.run(command, check=True, capture_output=True)
             with wave.open(str(path), "rb") as handle:
                 raw = np.frombuffer(handle.readframes(handle.getnframes()), dtype="<i2")

@@ -64,6 +64,17 @@ def test_an_unknown_turns_line_is_refused_before_anything_runs(capsys, monkeypat
     )
 
 
+def test_an_unknown_pause_synthesis_is_refused_before_anything_runs(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("MOCKENGINE_BENCH_TURN_PAUSE_SYNTHESIS", "joined")
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert run_bench(parser.parse_args(["--only", "turns"])) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        "mockengine bench: MOCKENGINE_BENCH_TURN_PAUSE_SYNTHESIS='joined': choose from separate, inside"
+    )
+
+
 @pytest.fixture
 def ran(monkeypatch) -> list[str]:
     """Every section keeps its options but only records that it ran (no engine, no load)."""

@@ -1,0 +1,153 @@
+"""Round 17 (issue 18): the unchanged semantic_vad detector on mid-thought pauses spoken inside the
+sentence (``synthesis="inside"``) against the same items spoken as separate utterances (the corpus as
+scored in every round). Measurement only; prints, per mode, the bench's category table and the prosody
+cues (``measure_prosody``) of the speech before each pause.
+
+Items: the split's mid-thought items spoken by espeak voices (the only ones the mode changes), every one
+or a hashed sample (``--sample N``: items whose sha256(id) % N == 0); ``--finished N`` adds a hashed
+1/N sample of the finished items (byte-identical in both modes, so run once).
+
+    PYTHONPATH=$PWD python tools/turn_inpause.py heldout_r10 [--sample 2] [--finished 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import statistics
+import sys
+import time
+from typing import Any
+
+from mockengine.bench.turn_corpus import SEMANTIC, category_table, print_table
+from mockengine.realtime.prosody import measure_prosody
+from mockengine.realtime.turn_scoring import (
+    ENERGY_LEVEL_DB,
+    FALLING_ST_PER_S,
+    LENGTHENING_RATIO,
+    RISING_ST_PER_S,
+)
+from mockengine.turn_corpus import load, read_pcm
+from mockengine.turn_eval import CachingTranscriber, run_utterance
+
+
+def _sampled(label: dict[str, Any], every: int) -> bool:
+    return int.from_bytes(hashlib.sha256(label["id"].encode()).digest()[:8], "big") % every == 0
+
+
+# When each prosody cue of turn_scoring fires (the detector's own thresholds).
+FIRES = {
+    "pitch": lambda v: (
+        f"falling<={FALLING_ST_PER_S:g} {_share(v, lambda x: x <= FALLING_ST_PER_S)}, "
+        f"rising>={RISING_ST_PER_S:g} {_share(v, lambda x: x >= RISING_ST_PER_S)}"
+    ),
+    "lengthening": lambda v: f">={LENGTHENING_RATIO:g} {_share(v, lambda x: x >= LENGTHENING_RATIO)}",
+    "decay": lambda v: f"<={ENERGY_LEVEL_DB:g} dB {_share(v, lambda x: x <= ENERGY_LEVEL_DB)}",
+}
+
+
+def _share(values: list[float], test: Any) -> str:
+    return f"{sum(map(test, values))}/{len(values)}"
+
+
+def _quantiles(values: list[float]) -> str:
+    if len(values) < 4:
+        return f"n={len(values)}"
+    q = statistics.quantiles(values, n=4)
+    return f"n={len(values)} q1 {q[0]:+.2f} median {q[1]:+.2f} q3 {q[2]:+.2f}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("split")
+    parser.add_argument("--sample", type=int, default=1)
+    parser.add_argument("--finished", type=int, default=0)
+    parser.add_argument("--prosody-only", action="store_true")
+    parser.add_argument(
+        "--cuts", action="store_true", help="print each pause cut at high (burned splits only)"
+    )
+    parser.add_argument("--high-only", action="store_true", help="run the high eagerness only")
+    args = parser.parse_args()
+    chosen: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
+    for mode in ("separate", "inside"):
+        directory, labels = load(args.split, synthesis=mode)
+        picked = [
+            label
+            for label in labels
+            if label["kind"] == "trailing"
+            and label["voice"].startswith("espeak:")
+            and _sampled(label, args.sample)
+        ]
+        chosen[mode] = [(directory, label) for label in picked]
+    for mode in ("separate", "inside"):
+        print(
+            f"\n== {args.split}, mid-thought pauses of espeak voices spoken {mode}: {len(chosen[mode])} clips"
+        )
+        for style in ("separate", "continuing", None):
+            cues: dict[str, list[float]] = {"pitch": [], "lengthening": [], "decay": []}
+            for directory, label in chosen[mode]:
+                if style is not None and label["style"] != style:
+                    continue
+                prosody = measure_prosody(read_pcm(directory, label), label["segments"][0]["end_ms"])
+                for key, value in (
+                    ("pitch", prosody.pitch_slope_st_per_s),
+                    ("lengthening", prosody.final_lengthening),
+                    ("decay", prosody.energy_decay_db),
+                ):
+                    if value is not None:
+                        cues[key].append(value)
+            for key, values in cues.items():
+                print(
+                    f"   prosody before the pause, style {style or 'all'}, {key}: {_quantiles(values)}; "
+                    f"cue fires {FIRES[key](values)}"
+                )
+        sys.stdout.flush()
+    if args.prosody_only:
+        return 0
+    from mockengine.engines.stt import WhisperTranscriber
+
+    transcriber = CachingTranscriber(WhisperTranscriber())
+    for mode in ("separate", "inside"):
+        started = time.perf_counter()
+        results = []
+        for directory, label in chosen[mode]:
+            pcm = read_pcm(directory, label)
+            for config in SEMANTIC[:1] if args.high_only else SEMANTIC:
+                results.append((label, run_utterance(label, pcm, config, transcriber, measured_latency=True)))
+        if args.cuts:
+            for label, outcome in results:
+                if outcome.config.endswith("high") and outcome.was_cut_off:
+                    cues = "; ".join(f"{c['cue']} {c['weight']:+g} {c['reason']}" for c in outcome.cues)
+                    print(
+                        f"   cut [{mode}] {label['id']} {label['style']} {label['parts'][0]!r} heard "
+                        f"{outcome.transcript!r}: {outcome.reason} | {cues}"
+                    )
+        print(f"\n== detector, pauses spoken {mode} ({time.perf_counter() - started:.0f} s)")
+        print_table(f"{args.split} [{mode}]", category_table(results), "burned")
+        for style in ("separate", "continuing"):
+            only = [(label, outcome) for label, outcome in results if label["style"] == style]
+            table = category_table(only)
+            print(
+                f"   style {style}: "
+                + ", ".join(
+                    f"{e} {table[e]['all mid-thought']['cut']}/{table[e]['all mid-thought']['counted']}"
+                    for e in ("high", "medium", "low")
+                    if e in table
+                )
+            )
+        sys.stdout.flush()
+    if args.finished:
+        directory, labels = load(args.split)
+        picked = [label for label in labels if label["kind"] != "trailing" and _sampled(label, args.finished)]
+        results = []
+        for label in picked:
+            pcm = read_pcm(directory, label)
+            for config in SEMANTIC:
+                results.append((label, run_utterance(label, pcm, config, transcriber, measured_latency=True)))
+        print(f"\n== finished turns (identical clips in both modes), 1/{args.finished} hashed sample")
+        print_table(args.split, category_table(results), "burned")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
