@@ -223,6 +223,9 @@ OTHER_VARIABLES: dict[str, str] = {
     "MOCKENGINE_UPSTREAM_KEY": "mockengine record: the key sent upstream (record/app.py)",
     "MOCKENGINE_BENCH_TURN_SPLITS": "mockengine bench: the turns section's splits (bench/turn_corpus.py)",
     "MOCKENGINE_BENCH_TURN_LINE": "mockengine bench: the turns section's phone line (bench/turn_corpus.py)",
+    "MOCKENGINE_BENCH_TURN_PAUSE_SYNTHESIS": (
+        "mockengine bench: the turns section's mid-thought pauses, inside a sentence (bench/turn_corpus.py)"
+    ),
     "MOCKENGINE_WORKER_DIR": "set by serve --workers for its workers (server/workers.py)",
     "MOCKENGINE_FUZZ_EVENTS": "the test suite's fuzz test (tests/integration/test_fuzz.py, Makefile)",
     "MOCKENGINE_FUZZ_SESSIONS": "the test suite's fuzz test (tests/integration/test_fuzz.py, Makefile)",

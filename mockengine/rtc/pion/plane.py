@@ -136,6 +136,12 @@ class _Timer:
         return self.when < other.when
 
 
+# A timer due within this of a batch's stamp runs with that batch (as an event loop runs a handle due
+# within its clock's resolution): a time computed as a sum of stamps can land a hair past the stamp it
+# means, and the timer then ran a whole batch later.
+CLOCK_RESOLUTION_S = 1e-6
+
+
 class StampClock:
     """The microphones' clock on the pion plane: the time is the sidecar's stamp on the newest batch
     (CLOCK_MONOTONIC, s), and timers set on it (the quiet timer's, rtc/inbound.py) run when a batch
@@ -165,7 +171,7 @@ class StampClock:
         timers = self._timers
         self._now_s = max(self._now_s, now_s)
         due = []
-        while timers and timers[0].when <= now_s:
+        while timers and timers[0].when <= now_s + CLOCK_RESOLUTION_S:
             due.append(heapq.heappop(timers))
         for timer in due:
             if not timer.cancelled:
