@@ -169,7 +169,8 @@ def fill(
         filled.arguments[name] = value
         filled.sources[name] = f"{work.take(Span(value, start, end))} (said by its name)"
     _fill_expiry_parts(work, filled, {n: properties[n] for n, k in kinds.items() if k == "expiry_part"})
-    _fill_street_and_town(work, filled, properties, kinds)
+    if depth > 0:  # an address object's parts; a tool's own street and city are read as before
+        _fill_street_and_town(work, filled, properties, kinds)
     # "…, assign it to Maria", "…, tag it auth and frontend": an instruction about the thing made, said
     # after it, is read before the passes that take a title or a message (its words leaked into the title)
     _assigned_to(work, filled, [n for n, k in kinds.items() if k in ("string", "person")])
@@ -1388,7 +1389,7 @@ def _labelled_lists(work: _Work, filled: Filled, names: list[str]) -> None:
 
 # A parameter for whom a thing made is given to (``assignee``, ``assigned_to``, ``owner``) and the words
 # that give it: "assign it to Maria", "assigned to Maria", "and give it to Dev Patel".
-_ASSIGNEE_WORDS = frozenset(("assignee", "assigned", "assign", "owner", "assigne"))
+_ASSIGNEE_WORDS = frozenset(("assignee", "assigned", "assign", "owner"))
 _ASSIGNED = re.compile(
     r"(?:\s*,|\s+and)?\s*\b(?:assign(?:ed)?|give)\s+(?:(?:it|this|that|them|the\s+ticket|the\s+task)\s+)?"
     r"to\s+(?P<who>(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*))?)\b",
