@@ -169,8 +169,9 @@ def fill(
         filled.arguments[name] = value
         filled.sources[name] = f"{work.take(Span(value, start, end))} (said by its name)"
     _fill_expiry_parts(work, filled, {n: properties[n] for n, k in kinds.items() if k == "expiry_part"})
-    if depth > 0:  # an address object's parts; a tool's own street and city are read as before
-        _fill_street_and_town(work, filled, properties, kinds)
+    # an address object's parts; a tool's own street and city only from an address that ends the words
+    # (a flat, a state or a code after the town keep their reading, _fill_postal_address)
+    _fill_street_and_town(work, filled, properties, kinds, ending=depth == 0)
     # "…, assign it to Maria", "…, tag it auth and frontend": an instruction about the thing made, said
     # after it, is read before the passes that take a title or a message (its words leaked into the title)
     _assigned_to(work, filled, [n for n, k in kinds.items() if k in ("string", "person")])
@@ -800,13 +801,13 @@ def _fill_postal_address(
 
 
 def _fill_street_and_town(
-    work: _Work, filled: Filled, properties: Mapping[str, Any], kinds: dict[str, str]
+    work: _Work, filled: Filled, properties: Mapping[str, Any], kinds: dict[str, str], *, ending: bool
 ) -> None:
     """An address's ``street`` and ``city`` (or ``town``) from a street with its house number said and the
     town after it ("he lives at 12 Oak Street, Springfield" → "12 Oak Street", "Springfield"), both taken
     before the passes that read a place: "at 12 Oak Street" was read as a place, so the city took the street
     and the street the words before it ("he lives"). Nothing unless both parameters are declared, empty,
-    and a street with its number is said."""
+    and a street with its number is said (``ending``: and its town ends the words)."""
     street_name = next(
         (
             n
@@ -831,6 +832,8 @@ def _fill_street_and_town(
     start = work.text.index(street)
     found = re.compile(rf"\.?(?:,\s*|\s+in\s+)(?P<town>{_TOWN})").match(work.text, start + len(street))
     named = found.group("town") if found is not None else None
+    if ending and (found is None or work.text[found.end() :].strip(" .!?")):
+        return  # ``ending``: only an address said last, its town the words' last ("…, Springfield.")
     if named is not None and named.split()[0].lower() in _CALENDAR_NAMES:
         named = None  # "12 Oak Street, Monday": when, not where
     if named is not None and found is not None:

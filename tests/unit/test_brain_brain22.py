@@ -140,3 +140,11 @@ def test_a_copy_the_tool_takes_is_still_sent() -> None:
             },
         )
     ]
+
+
+def test_a_tools_own_street_and_city_from_an_address_said_last() -> None:
+    # was {"street": "Oak", "city": "12"}
+    flat = tool("add_contact", "Add a contact.", {"name": STRING, "street": STRING, "city": STRING})
+    assert calls([flat], "Add Bob as a contact, he lives at 12 Oak Street, Springfield") == [
+        ("add_contact", {"name": "Bob", "street": "12 Oak Street", "city": "Springfield"})
+    ]
