@@ -61,6 +61,7 @@ TUNED_ON = frozenset(
         "dev_r19",  # brain19's four apps, written as a new app developer would, scored once, then tuned on
         "dev_r20",  # brain20's three apps: scored once on 066d2f4b, then tuned on
         "dev_r21",  # brain21's four apps: scored once on ab64ef3e, then tuned on
+        "dev_r22",  # brain22's three apps: scored once on c9ee5fd2, then tuned on
     )
 )
 _NOT_CASE_FILES = frozenset(("apps.yaml", "cases.yaml"))

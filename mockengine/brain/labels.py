@@ -77,7 +77,9 @@ def labelled_fields(text: str, properties: dict[str, Any]) -> list[tuple[str, An
             bare = re.compile(rf"{_OPENS}(?P<label>\b{label})\s+(?={_EMAIL.pattern})", re.IGNORECASE)
             found += [(m.start("label"), m.end(), name, False) for m in bare.finditer(text)]
     if not any(colon or name.lower() != "to" for _, _, name, colon in found):  # "cc dave@…" is a label
-        return []
+        found = _bare_form(text, properties)
+        if not found:
+            return []
     found.sort()
     values: list[tuple[str, Any, int, int]] = []
     seen: set[str] = set()
@@ -89,6 +91,44 @@ def labelled_fields(text: str, properties: dict[str, Any]) -> list[tuple[str, An
             seen.add(name)
             values.append((name, value, start, value_start + len(raw)))
     return values
+
+
+# A label said without its colon opens a clause: the words' start, after a comma, a semicolon or a full
+# stop, or after "with" ("… with subject Report, body The report is attached").
+_BARE_OPENS = r"(?:^|(?<=[,;.!?\n])|(?<=\bwith))\s*"
+
+
+def _bare_form(text: str, properties: dict[str, Any]) -> list[tuple[int, int, str, bool]]:
+    """A form filled in words without colons ("subject Report, body The report is attached"): each
+    parameter's name (a recipient's aside) opening a clause and followed by a word, read as a label only
+    when two or more parameters are named so: one name alone ("with subject Lunch and say …") is read as
+    before. ``(label start, value start, name, False)`` each; [] when fewer than two."""
+    found: list[tuple[int, int, str, bool]] = []
+    for name in properties:
+        label = _label(name)
+        if label is None or name.lower() in _RECIPIENTS:
+            continue
+        bare = re.compile(rf"{_BARE_OPENS}(?P<label>\b{label})\s+(?=[\w\"'])", re.IGNORECASE)
+        found += [(m.start("label"), m.end(), name, False) for m in bare.finditer(text)]
+    return found if len({name for _, _, name, _ in found}) >= 2 else []
+
+
+# A copy's recipients said as an instruction ("CC dave@example.com", "bcc: erin@example.com").
+_COPY_ASKED = re.compile(
+    rf"(?:\s*[,;.]?\s*(?:and\s+|also\s+|please\s+)*)\b(?:cc|bcc)\b\s*:?\s*{_EMAIL.pattern}"
+    rf"(?:\s*(?:,|\band\b)\s*{_EMAIL.pattern})*",
+    re.IGNORECASE,
+)
+
+
+def without_copies_not_taken(text: str, properties: dict[str, Any]) -> str:
+    """``text`` without a copy asked of a tool that takes none ("Bus leaves at 9. CC dave@example.com" →
+    "Bus leaves at 9." when no ``cc`` / ``bcc`` parameter is declared). A model does not paste an
+    instruction to the tool into the message it writes: the copy is left unsent (the tool cannot send it)
+    and the message is the words dictated. ``text`` as it is when the tool takes the copy."""
+    if {"cc", "bcc"} & {name.lower() for name in properties}:
+        return text
+    return _COPY_ASKED.sub("", text)
 
 
 def _typed(raw: str, schema: Any, name: str) -> Any:

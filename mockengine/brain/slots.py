@@ -162,10 +162,20 @@ def fill(
     # "subject: Report, body: The report is attached": a form filled in words, each value by its name (the
     # labels read as words, the body was asked for, the subject took "Report, body")
     unfilled = {n: properties[n] for n in kinds if n not in filled.arguments}
+    # "… body: Bus leaves at 9. CC dave@example.com" to a tool with no ``cc``: the copy is no part of the
+    # body (it was pasted into it)
+    work.text = labels.without_copies_not_taken(work.text, dict(properties))
     for name, value, start, end in reversed(labels.labelled_fields(work.text, unfilled)):
         filled.arguments[name] = value
         filled.sources[name] = f"{work.take(Span(value, start, end))} (said by its name)"
     _fill_expiry_parts(work, filled, {n: properties[n] for n, k in kinds.items() if k == "expiry_part"})
+    # an address object's parts; a tool's own street and city only from an address that ends the words
+    # (a flat, a state or a code after the town keep their reading, _fill_postal_address)
+    _fill_street_and_town(work, filled, properties, kinds, ending=depth == 0)
+    # "…, assign it to Maria", "…, tag it auth and frontend": an instruction about the thing made, said
+    # after it, is read before the passes that take a title or a message (its words leaked into the title)
+    _assigned_to(work, filled, [n for n, k in kinds.items() if k in ("string", "person")])
+    _labelled_lists(work, filled, [n for n, k in kinds.items() if k == "list"])
     for kind in _PASSES:
         passed = [n for n, k in kinds.items() if k == kind or (kind, k) in _ALSO]
         if kind == "quoted" and not any(n in required for n in passed if spans.fits(n, _ONE_LINE)):
@@ -790,6 +800,49 @@ def _fill_postal_address(
         filled.arguments[region], filled.sources[region] = found.group("state"), found.group(0)
 
 
+def _fill_street_and_town(
+    work: _Work, filled: Filled, properties: Mapping[str, Any], kinds: dict[str, str], *, ending: bool
+) -> None:
+    """An address's ``street`` and ``city`` (or ``town``) from a street with its house number said and the
+    town after it ("he lives at 12 Oak Street, Springfield" → "12 Oak Street", "Springfield"), both taken
+    before the passes that read a place: "at 12 Oak Street" was read as a place, so the city took the street
+    and the street the words before it ("he lives"). Nothing unless both parameters are declared, empty,
+    and a street with its number is said (``ending``: and its town ends the words)."""
+    street_name = next(
+        (
+            n
+            for n in properties
+            if n not in filled.arguments
+            and kinds.get(n) in _STRINGS
+            and "street" in lexicon.identifier_words(n).lower().split()
+        ),
+        None,
+    )
+    town = next(
+        (
+            n
+            for n in properties
+            if n in ("city", "town") and n not in filled.arguments and kinds.get(n) == "string"
+        ),
+        None,
+    )
+    street = addresses.street_with_number_in(work.text) if street_name and town else None
+    if street_name is None or town is None or street is None:
+        return
+    start = work.text.index(street)
+    found = re.compile(rf"\.?(?:,\s*|\s+in\s+)(?P<town>{_TOWN})").match(work.text, start + len(street))
+    named = found.group("town") if found is not None else None
+    if ending and (found is None or work.text[found.end() :].strip(" .!?")):
+        return  # ``ending``: only an address said last, its town the words' last ("…, Springfield.")
+    if named is not None and named.split()[0].lower() in _CALENDAR_NAMES:
+        named = None  # "12 Oak Street, Monday": when, not where
+    if named is not None and found is not None:
+        filled.arguments[town] = named
+        filled.sources[town] = work.take(Span(named, found.start("town"), found.end("town")))
+    filled.arguments[street_name] = street
+    filled.sources[street_name] = work.take(Span(street, start, start + len(street)))
+
+
 # words of letters: "Leeds" of "Leeds LS1 4AP", not "Leeds LS1" (a postcode's first half), nor
 # "Springfield IL" (a state's two capitals after the town)
 _TOWN = r"[A-Z][A-Za-z'-]+\b(?:\s+(?![A-Z]{2}\b)[A-Z][A-Za-z'-]+\b){0,2}"
@@ -1328,7 +1381,41 @@ def _labelled_lists(work: _Work, filled: Filled, names: list[str]) -> None:
             continue
         values = items.as_list(re.split(r"\s*,\s*|\s+and\s+", found.group("values")))
         filled.arguments[name] = values
-        filled.sources[name] = work.take(Span(values, found.start(), found.end()))
+        # the "and" or comma that joined it to what came before goes with it ("broken, tag it auth":
+        # the title was "broken and")
+        joined = re.search(r"(?:\s*,|\s+and)\s*$", work.text[: found.start()], re.IGNORECASE)
+        start = joined.start() if joined is not None else found.start()
+        filled.sources[name] = work.take(Span(values, start, found.end())).lstrip(", ")
+        if filled.sources[name].lower().startswith("and "):
+            filled.sources[name] = filled.sources[name][4:]
+
+
+# A parameter for whom a thing made is given to (``assignee``, ``assigned_to``, ``owner``) and the words
+# that give it: "assign it to Maria", "assigned to Maria", "and give it to Dev Patel".
+_ASSIGNEE_WORDS = frozenset(("assignee", "assigned", "assign", "owner"))
+_ASSIGNED = re.compile(
+    r"(?:\s*,|\s+and)?\s*\b(?:assign(?:ed)?|give)\s+(?:(?:it|this|that|them|the\s+ticket|the\s+task)\s+)?"
+    r"to\s+(?P<who>(?-i:[A-Z][\w'-]*)(?:\s+(?-i:[A-Z][\w'-]*))?)\b",
+    re.IGNORECASE,
+)
+
+
+def _assigned_to(work: _Work, filled: Filled, names: list[str]) -> None:
+    """The person a thing made is given to ("create a ticket …, assign it to Maria" → ``assignee:
+    "Maria"``) into the one parameter named for it; the words are taken, so no title or message keeps
+    them. Nothing when no such parameter is declared (nor is "assign it to Maria" then any other value's:
+    it is left as said)."""
+    wanted = [
+        n
+        for n in names
+        if n not in filled.arguments and _ASSIGNEE_WORDS & set(lexicon.identifier_words(n).lower().split())
+    ]
+    found = _ASSIGNED.search(work.text) if wanted else None
+    if found is None:
+        return
+    filled.arguments[wanted[0]] = found.group("who")
+    work.take(Span(found.group("who"), found.start(), found.end()))
+    filled.sources[wanted[0]] = f"{found.group('who')} (assigned to)"
 
 
 _ONE_LINE = ("title", "subject", "summary")
