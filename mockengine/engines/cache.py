@@ -15,13 +15,15 @@ resampler or a gain change gets the transcript whisper gave the cached audio, wi
 duration and the word timings moved by the alignment found (docs/transcript-cache.md); that answer
 is then cached under these exact bytes too, so the same audio again is an exact hit.
 
-Audio that differs from a cached entry's only in how much digital silence (samples exactly 0) it has at
-either end, up to ``MAX_EDGE_SILENCE_DIFF_MS`` more or less at each end, is the same speech sample for
-sample: it gets the cached transcript with this audio's duration and the words moved by the difference
-at the start (always, no flag; looked up in ``lookup`` by a hash of the audio between its first and
-last non-zero sample). A client that streams digital silence between its clips cuts the same clip
-differently whenever turn detection finds less silence before it than its ``prefix_padding_ms``: a
-barge-in spoken right after the previous turn was committed (docs/cpu.md, sixteenth pass, part 2).
+Audio that differs from a cached entry's only in how much digital silence (samples exactly 0) comes
+before it, up to ``MAX_LEAD_SILENCE_DIFF_MS`` more or less, is the same speech sample for sample, with
+the same end: it gets the cached transcript with this audio's duration and the words moved by the
+difference (always, no flag; looked up in ``lookup`` by a hash of the audio from its first non-zero
+sample on). A client that streams digital silence between its clips has the same clip cut so whenever
+turn detection finds less silence before it than its ``prefix_padding_ms``: a barge-in spoken right
+after the previous turn was committed (docs/cpu.md, sixteenth pass, part 2). The silence after the
+speech must match byte for byte: how long a pause was heard can change whisper's closing punctuation,
+which semantic_vad reads.
 """
 
 from __future__ import annotations
@@ -121,12 +123,10 @@ class ByteLRU(Generic[V]):
 
 FINGERPRINT_OVERHEAD_BYTES = 400
 TRIM_OVERHEAD_BYTES = 200
-# How much more or less digital silence at each end a turn may have than a cached one and still get its
-# transcript. Whisper hears the same samples with more or less silence around them (it pads every
-# window with zeros itself); the bound keeps a turn with seconds of silence more, where whisper might
-# read the pause differently, on whisper. It covers a turn detector's cut moving by up to the usual
-# ``prefix_padding_ms`` (300) and ``silence_duration_ms`` (500) with room to spare.
-MAX_EDGE_SILENCE_DIFF_MS = 1000
+# How much more or less digital silence before its speech a turn may have than a cached one and still
+# get its transcript: a turn detector's start moving by up to its ``prefix_padding_ms`` (300 by
+# default) with room to spare; a turn with seconds more silence before it stays on whisper.
+MAX_LEAD_SILENCE_DIFF_MS = 1000
 Key = tuple[bytes, str | None, str | None]
 Bucket = tuple[str | None, str | None, int]  # language, prompt, frame count
 
@@ -172,32 +172,29 @@ class FingerprintIndex:
             return len(self._bucket_of)
 
 
-def silent_edges(pcm16_24k: bytes) -> tuple[int, int]:
-    """The bytes of digital silence (whole samples exactly 0) at the start and at the end of PCM16
-    audio of even length; ``(len, 0)`` for audio that is all silence (or empty)."""
-    lead = (len(pcm16_24k) - len(pcm16_24k.lstrip(b"\0"))) & ~1
-    if lead == len(pcm16_24k):
-        return lead, 0
-    return lead, (len(pcm16_24k) - len(pcm16_24k.rstrip(b"\0"))) & ~1
+def leading_silence(pcm16_24k: bytes) -> int:
+    """The bytes of digital silence (whole samples exactly 0) at the start of PCM16 audio: ``len`` for
+    audio of even length that is all silence (or empty)."""
+    return (len(pcm16_24k) - len(pcm16_24k.lstrip(b"\0"))) & ~1
 
 
 class SilenceTrimIndex:
-    """The cached transcripts' audio by the hash of what lies between its digital silence at either end
-    (with the language and prompt): the key of the entry and its silent bytes at the start and the end.
-    One entry per trimmed audio, the first kept (deterministic). Thread-safe."""
+    """The cached transcripts' audio by the hash of what follows its digital silence at the start (with
+    the language and prompt): the key of the entry and its silent bytes at the start. One entry per
+    trimmed audio, the first kept (deterministic). Thread-safe."""
 
     def __init__(self) -> None:
-        self._entries: dict[Key, tuple[Key, int, int]] = {}
+        self._entries: dict[Key, tuple[Key, int]] = {}
         self._trimmed_of: dict[Hashable, Key] = {}
         self._lock = threading.Lock()
 
-    def add(self, trimmed: Key, key: Key, lead: int, trail: int) -> None:
+    def add(self, trimmed: Key, key: Key, lead: int) -> None:
         with self._lock:
             if trimmed not in self._entries:
-                self._entries[trimmed] = (key, lead, trail)
+                self._entries[trimmed] = (key, lead)
                 self._trimmed_of[key] = trimmed
 
-    def get(self, trimmed: Key) -> tuple[Key, int, int] | None:
+    def get(self, trimmed: Key) -> tuple[Key, int] | None:
         with self._lock:
             return self._entries.get(trimmed)
 
@@ -244,7 +241,7 @@ class FingerprintSearch:
 class CachingTranscriber:
     """A Transcriber that remembers results by audio content (see the module docstring).
     ``trimmed_hits`` counts the lookups answered by an entry whose audio differs only in its digital
-    silence at either end (the module docstring), ``fingerprint_hits`` those answered by a fingerprint,
+    silence before it (the module docstring), ``fingerprint_hits`` those answered by a fingerprint,
     ``fingerprint_searches`` the searches made (hit or not: audio with no entry about as long is not
     searched); ``on_search`` (optional) is told of each (:class:`FingerprintSearch`), so the server
     counts them in /metrics."""
@@ -279,21 +276,19 @@ class CachingTranscriber:
     def _trimmed(
         self, pcm16_24k: bytes, key: Key, language: str | None, prompt: str | None
     ) -> Transcript | None:
-        """The transcript of a cached entry whose audio is this audio's with more or less digital silence
-        at either end (at most ``MAX_EDGE_SILENCE_DIFF_MS`` each), moved to this audio; it is then kept
-        under these exact bytes too (``key``). None when there is none."""
+        """The transcript of a cached entry whose audio is this audio with more or less digital silence
+        before it (at most ``MAX_LEAD_SILENCE_DIFF_MS``), moved to this audio; it is then kept under
+        these exact bytes too (``key``). None when there is none."""
         if len(pcm16_24k) % 2 or not len(self.trims):
             return None
-        lead, trail = silent_edges(pcm16_24k)
-        if lead + trail >= len(pcm16_24k):
+        lead = leading_silence(pcm16_24k)
+        if lead >= len(pcm16_24k):
             return None  # all silence: no speech to recognise
-        view = memoryview(pcm16_24k)[lead : len(pcm16_24k) - trail]
-        found = self.trims.get(self._key(view, language, prompt))
+        found = self.trims.get(self._key(memoryview(pcm16_24k)[lead:], language, prompt))
         if found is None:
             return None
-        stored, stored_lead, stored_trail = found
-        bound = MAX_EDGE_SILENCE_DIFF_MS * fp.RATE_HZ // 1000 * 2
-        if abs(lead - stored_lead) > bound or abs(trail - stored_trail) > bound:
+        stored, stored_lead = found
+        if abs(lead - stored_lead) > MAX_LEAD_SILENCE_DIFF_MS * fp.RATE_HZ // 1000 * 2:
             return None
         cached = self.cache.get(stored) if self.cache.peek(stored) else None
         if cached is None:
@@ -339,9 +334,9 @@ class CachingTranscriber:
         self, pcm16_24k: bytes, *, language: str | None = None, prompt: str | None = None
     ) -> Transcript | None:
         """The transcript cached for these exact bytes, or None (then call ``transcribe`` in a
-        thread), or for the same audio with more or less digital silence at its ends. Cheap enough for
-        the event loop (a hash of the audio, and on a miss a strip of its silent ends and a second
-        hash; no model call): lets a cached turn skip the whisper queue. The fingerprint search
+        thread), or for the same audio with more or less digital silence before it. Cheap enough for the
+        event loop (a hash of the audio, and on a miss a strip of its silent start and a second hash; no
+        model call): lets a cached turn skip the whisper queue. The fingerprint search
         (~10-30 ms of numpy for a 3 s turn) is left to ``transcribe``, off the loop."""
         if not self.cache.is_enabled:
             return None
@@ -382,8 +377,7 @@ class CachingTranscriber:
         if print_ is not None and print_.loud_frames >= fp.MIN_LOUD_FRAMES and self.cache.peek(key):
             self.index.add(key, print_)  # type: ignore[union-attr]
         if len(pcm16_24k) % 2 == 0 and self.cache.peek(key):
-            lead, trail = silent_edges(pcm16_24k)
-            if lead + trail < len(pcm16_24k):
-                view = memoryview(pcm16_24k)[lead : len(pcm16_24k) - trail]
-                self.trims.add(self._key(view, language, prompt), key, lead, trail)
+            lead = leading_silence(pcm16_24k)
+            if lead < len(pcm16_24k):
+                self.trims.add(self._key(memoryview(pcm16_24k)[lead:], language, prompt), key, lead)
         return result
