@@ -27,6 +27,21 @@ def _cache_entries(health: dict[str, Any] | None, name: str) -> int | None:
     return None if stats is None else int(stats.get("entries", 0))
 
 
+def _cache_counts(health: dict[str, Any] | None) -> dict[str, dict[str, int]]:
+    """Each cache's lookups so far from ``/healthz``: ``{"transcripts": {"hits": .., "misses": ..}, ..}``."""
+    caches = (health or {}).get("caches", {})
+    return {name: {k: int(stats.get(k, 0)) for k in ("hits", "misses")} for name, stats in caches.items()}
+
+
+def window_lookups(before: dict[str, dict[str, int]], after: dict[str, dict[str, int]]) -> dict[str, Any]:
+    """The caches' lookups in the measured window (``after - before``, by cache): a transcript miss is a
+    whisper run, a speech miss a piper synthesis. The hit rates printed beside them count the warm-up too."""
+    return {
+        name: {k: counts[k] - before.get(name, {}).get(k, 0) for k in ("hits", "misses")}
+        for name, counts in after.items()
+    }
+
+
 def bench_load(ctx: BenchContext) -> None:
     from mockengine.loadtest.capacity import idle_session_bytes, measured
     from mockengine.loadtest.driver import run_load
@@ -59,6 +74,7 @@ def bench_load(ctx: BenchContext) -> None:
                 break
         if engine is not None:
             memory = await idle_session_bytes(engine, args.sessions)
+        counts_before = _cache_counts(await healthz(ctx.engine_url()))
         report, peak = await measured(
             engine,
             run_load(
@@ -94,6 +110,7 @@ def bench_load(ctx: BenchContext) -> None:
             "baseline": base_report.summary(),
             "memory": memory,
             "cache_hit_rates": cache_rates(health),
+            "window_lookups": window_lookups(counts_before, _cache_counts(health)),
             "warm_up": {
                 "sessions": WARM_UP_SESSIONS,
                 "seconds": WARM_UP_S,
@@ -136,7 +153,15 @@ def print_load(result: dict[str, Any], args: Any) -> None:
     rates = ", ".join(
         f"{k} {fmt(None if v is None else 100 * v, ' %')}" for k, v in result["cache_hit_rates"].items()
     )
-    print(f"  cache hit rates: {rates or 'n/a'}")
+    print(f"  cache hit rates (warm-up included): {rates or 'n/a'}")
+    window = result.get("window_lookups") or {}
+    if window:
+        models = {"transcripts": "whisper runs", "speech": "piper syntheses"}
+        counted = ", ".join(
+            f"{name} {c['misses']} {models.get(name, 'misses')} of {c['hits'] + c['misses']} lookups"
+            for name, c in window.items()
+        )
+        print(f"  in the measured window: {counted}")
     print(
         f"  memory: {mib(memory.get('idle_session_bytes'))} per idle session, "
         f"{mib(memory.get('talking_session_bytes'))} per talking session (engine RSS growth)"

@@ -14,6 +14,16 @@ is then looked up by its acoustic fingerprint (:mod:`mockengine.engines.fingerpr
 resampler or a gain change gets the transcript whisper gave the cached audio, with this audio's
 duration and the word timings moved by the alignment found (docs/transcript-cache.md); that answer
 is then cached under these exact bytes too, so the same audio again is an exact hit.
+
+Audio that differs from a cached entry's only in how much digital silence (samples exactly 0) comes
+before it, up to ``MAX_LEAD_SILENCE_DIFF_MS`` more or less, is the same speech sample for sample, with
+the same end: it gets the cached transcript with this audio's duration and the words moved by the
+difference (always, no flag; looked up in ``lookup`` by a hash of the audio from its first non-zero
+sample on). A client that streams digital silence between its clips has the same clip cut so whenever
+turn detection finds less silence before it than its ``prefix_padding_ms``: a barge-in spoken right
+after the previous turn was committed (docs/cpu.md, sixteenth pass, part 2). The silence after the
+speech must match byte for byte: how long a pause was heard can change whisper's closing punctuation,
+which semantic_vad reads.
 """
 
 from __future__ import annotations
@@ -112,6 +122,11 @@ class ByteLRU(Generic[V]):
 
 
 FINGERPRINT_OVERHEAD_BYTES = 400
+TRIM_OVERHEAD_BYTES = 200
+# How much more or less digital silence before its speech a turn may have than a cached one and still
+# get its transcript: a turn detector's start moving by up to its ``prefix_padding_ms`` (300 by
+# default) with room to spare; a turn with seconds more silence before it stays on whisper.
+MAX_LEAD_SILENCE_DIFF_MS = 1000
 Key = tuple[bytes, str | None, str | None]
 Bucket = tuple[str | None, str | None, int]  # language, prompt, frame count
 
@@ -157,10 +172,52 @@ class FingerprintIndex:
             return len(self._bucket_of)
 
 
+def leading_silence(pcm16_24k: bytes) -> int:
+    """The bytes of digital silence (whole samples exactly 0) at the start of PCM16 audio: ``len`` for
+    audio of even length that is all silence (or empty)."""
+    return (len(pcm16_24k) - len(pcm16_24k.lstrip(b"\0"))) & ~1
+
+
+class SilenceTrimIndex:
+    """The cached transcripts' audio by the hash of what follows its digital silence at the start (with
+    the language and prompt): the key of the entry and its silent bytes at the start. One entry per
+    trimmed audio, the first kept (deterministic). Thread-safe."""
+
+    def __init__(self) -> None:
+        self._entries: dict[Key, tuple[Key, int]] = {}
+        self._trimmed_of: dict[Hashable, Key] = {}
+        self._lock = threading.Lock()
+
+    def add(self, trimmed: Key, key: Key, lead: int) -> None:
+        with self._lock:
+            if trimmed not in self._entries:
+                self._entries[trimmed] = (key, lead)
+                self._trimmed_of[key] = trimmed
+
+    def get(self, trimmed: Key) -> tuple[Key, int] | None:
+        with self._lock:
+            return self._entries.get(trimmed)
+
+    def forget(self, key: Hashable) -> None:
+        with self._lock:
+            trimmed = self._trimmed_of.pop(key, None)
+            if trimmed is not None:
+                del self._entries[trimmed]
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+
 def _aligned(cached: Transcript, pcm16_24k: bytes, shift_frames: int) -> Transcript:
     """The cached transcript for this audio: its duration, the words moved by the alignment."""
+    return _moved(cached, pcm16_24k, shift_frames * fp.HOP_SAMPLES * 1000 // fp.RATE_HZ)
+
+
+def _moved(cached: Transcript, pcm16_24k: bytes, offset_ms: int) -> Transcript:
+    """The cached transcript for this audio: its duration, the words ``offset_ms`` earlier (clipped to
+    the audio)."""
     duration_ms = len(pcm16_24k) // 2 * 1000 // fp.RATE_HZ
-    offset_ms = shift_frames * fp.HOP_SAMPLES * 1000 // fp.RATE_HZ
 
     def moved(ms: int) -> int:
         return min(max(ms - offset_ms, 0), duration_ms)
@@ -183,7 +240,8 @@ class FingerprintSearch:
 
 class CachingTranscriber:
     """A Transcriber that remembers results by audio content (see the module docstring).
-    ``fingerprint_hits`` counts the lookups answered by a fingerprint rather than the exact bytes,
+    ``trimmed_hits`` counts the lookups answered by an entry whose audio differs only in its digital
+    silence before it (the module docstring), ``fingerprint_hits`` those answered by a fingerprint,
     ``fingerprint_searches`` the searches made (hit or not: audio with no entry about as long is not
     searched); ``on_search`` (optional) is told of each (:class:`FingerprintSearch`), so the server
     counts them in /metrics."""
@@ -202,12 +260,43 @@ class CachingTranscriber:
         self.fingerprint_hits = 0
         self.fingerprint_searches = 0
         self.on_search = on_search
+        self.trims = SilenceTrimIndex()
+        self.trimmed_hits = 0
+        cache.on_evict = self._forget
+
+    def _forget(self, key: Hashable) -> None:
+        self.trims.forget(key)
         if self.index is not None:
-            cache.on_evict = self.index.forget
+            self.index.forget(key)
 
     @staticmethod
-    def _key(pcm16_24k: bytes, language: str | None, prompt: str | None) -> Key:
+    def _key(pcm16_24k: bytes | memoryview, language: str | None, prompt: str | None) -> Key:
         return (hashlib.blake2b(pcm16_24k, digest_size=16).digest(), language, prompt)
+
+    def _trimmed(
+        self, pcm16_24k: bytes, key: Key, language: str | None, prompt: str | None
+    ) -> Transcript | None:
+        """The transcript of a cached entry whose audio is this audio with more or less digital silence
+        before it (at most ``MAX_LEAD_SILENCE_DIFF_MS``), moved to this audio; it is then kept under
+        these exact bytes too (``key``). None when there is none."""
+        if len(pcm16_24k) % 2 or not len(self.trims):
+            return None
+        lead = leading_silence(pcm16_24k)
+        if lead >= len(pcm16_24k):
+            return None  # all silence: no speech to recognise
+        found = self.trims.get(self._key(memoryview(pcm16_24k)[lead:], language, prompt))
+        if found is None:
+            return None
+        stored, stored_lead = found
+        if abs(lead - stored_lead) > MAX_LEAD_SILENCE_DIFF_MS * fp.RATE_HZ // 1000 * 2:
+            return None
+        cached = self.cache.get(stored) if self.cache.peek(stored) else None
+        if cached is None:
+            return None
+        self.trimmed_hits += 1
+        result = _moved(cached, pcm16_24k, (stored_lead - lead) // 2 * 1000 // fp.RATE_HZ)
+        self.cache.put(key, result, len(result.text.encode()) + 200)
+        return result
 
     def _similar(self, pcm16_24k: bytes, language: str | None, prompt: str | None) -> Transcript | None:
         """The cached transcript of the best fingerprint match (lowest bit error rate, the first of
@@ -245,13 +334,16 @@ class CachingTranscriber:
         self, pcm16_24k: bytes, *, language: str | None = None, prompt: str | None = None
     ) -> Transcript | None:
         """The transcript cached for these exact bytes, or None (then call ``transcribe`` in a
-        thread). Cheap enough for the event loop (a hash of the audio, no model call): lets a cached
-        turn skip the whisper queue. The fingerprint search (~10-30 ms of numpy for a 3 s turn) is
-        left to ``transcribe``, off the loop."""
+        thread), or for the same audio with more or less digital silence before it. Cheap enough for the
+        event loop (a hash of the audio, and on a miss a strip of its silent start and a second hash; no
+        model call): lets a cached turn skip the whisper queue. The fingerprint search
+        (~10-30 ms of numpy for a 3 s turn) is left to ``transcribe``, off the loop."""
         if not self.cache.is_enabled:
             return None
         key = self._key(pcm16_24k, language, prompt)
-        return self.cache.get(key) if self.cache.peek(key) else None
+        if self.cache.peek(key):
+            return self.cache.get(key)
+        return self._trimmed(pcm16_24k, key, language, prompt)
 
     def transcribe(
         self, pcm16_24k: bytes, *, language: str | None = None, prompt: str | None = None
@@ -260,6 +352,8 @@ class CachingTranscriber:
             return self.inner.transcribe(pcm16_24k, language=language, prompt=prompt)
         key = self._key(pcm16_24k, language, prompt)
         cached = self.cache.get(key) if self.cache.peek(key) else None
+        if cached is None:
+            cached = self._trimmed(pcm16_24k, key, language, prompt)
         if cached is None:
             cached = self._similar(pcm16_24k, language, prompt)
             if cached is not None:
@@ -276,9 +370,14 @@ class CachingTranscriber:
         result = self.inner.transcribe(pcm16_24k, language=language, prompt=prompt)
         print_ = fp.fingerprint(pcm16_24k) if self.index is not None else None
         # Size: the text, the fingerprint's arrays, and fixed allowances for the key and the objects
-        # around them (a fingerprint's three numpy arrays and its index entries: ~400 bytes more).
+        # around them (a fingerprint's three numpy arrays and its index entries: ~400 bytes more; the
+        # silence-trim index's entry: ~200).
         extra = print_.size_bytes + FINGERPRINT_OVERHEAD_BYTES if print_ is not None else 0
-        self.cache.put(key, result, len(result.text.encode()) + 200 + extra)
+        self.cache.put(key, result, len(result.text.encode()) + 200 + TRIM_OVERHEAD_BYTES + extra)
         if print_ is not None and print_.loud_frames >= fp.MIN_LOUD_FRAMES and self.cache.peek(key):
             self.index.add(key, print_)  # type: ignore[union-attr]
+        if len(pcm16_24k) % 2 == 0 and self.cache.peek(key):
+            lead = leading_silence(pcm16_24k)
+            if lead < len(pcm16_24k):
+                self.trims.add(self._key(memoryview(pcm16_24k)[lead:], language, prompt), key, lead)
         return result

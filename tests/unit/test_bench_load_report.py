@@ -9,7 +9,7 @@ import argparse
 import pytest
 
 from mockengine.bench import add_arguments
-from mockengine.bench.load import WARM_UP_SESSIONS, print_load
+from mockengine.bench.load import WARM_UP_SESSIONS, print_load, window_lookups
 from mockengine.loadtest.driver import LoadReport
 from mockengine.loadtest.profile import LoadProfile
 
@@ -67,6 +67,34 @@ def test_the_report_names_the_warm_up_rounds_and_the_loop_threads_share(
     assert "event-loop thread 2.50 ms per session-second (2.0 × the bare server's)" in out
     assert "other threads (the models' cache misses) 0.50 ms" in out
     assert "the engine's CPU by thread, ms per session-second: loop 2.50, stt 0.30, whisper 0.20" in out
+
+
+def test_the_report_counts_the_model_runs_in_the_measured_window(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/cpu.md, sixteenth pass, part 2: the hit rates count the warm-up's lookups too, so the whisper
+    runs and piper syntheses of the measured window are printed apart, from /healthz before and after."""
+    before = {"transcripts": {"hits": 20, "misses": 4}, "speech": {"hits": 50, "misses": 14}}
+    after = {"transcripts": {"hits": 149, "misses": 6}, "speech": {"hits": 410, "misses": 14}}
+    window = window_lookups(before, after)
+    assert window == {"transcripts": {"hits": 129, "misses": 2}, "speech": {"hits": 360, "misses": 0}}
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--only", "load", "--sessions", "8", "--duration", "20"])
+    empty = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0).summary()
+    result = {
+        "engine": empty,
+        "baseline": empty,
+        "memory": {},
+        "cache_hit_rates": {"transcripts": 0.96},
+        "window_lookups": window,
+        "warm_up": {"sessions": WARM_UP_SESSIONS, "seconds": 12.0},
+    }
+    print_load(result, args)
+    out = capsys.readouterr().out
+    assert "cache hit rates (warm-up included): transcripts 96 %" in out
+    assert (
+        "in the measured window: transcripts 2 whisper runs of 131 lookups, speech 0 piper syntheses of 360 "
+        "lookups" in out
+    )
 
 
 def test_the_main_threads_cpu_is_part_of_the_process_trees() -> None:
