@@ -2,9 +2,9 @@
 
 The streamer moves only through ``response_phases.TRANSITIONS``: thinking (no reply yet) → preparing
 (the reply is known) → at most one message (spoken or written) → its function calls → ``response.done``
-and ``rate_limits.updated``. A spoken message is announced (``output_item.added``,
-``conversation.item.added``, ``content_part.added``) with its first audio delta: a response cut before
-that ends with ``output: []``, adds no item, and bills nothing (reference §3.6).
+and ``rate_limits.updated``. A message is announced (``output_item.added``, ``conversation.item.added``,
+``content_part.added``) with its first delta, audio or text: a response cut before that ends with
+``output: []``, adds no item, and bills nothing (reference §3.6).
 
 Audio pacing: a message's audio is released in deltas of ``delta_ms`` at ``pace`` × real time, the first
 no earlier than ``first_delta_delay_ms`` after ``response.created``; ``pace == 0`` releases each delta as
@@ -15,7 +15,9 @@ so a cut (cancel, barge-in) leaves a transcript that matches the audio sent, the
 way included. How tokens are counted: ``usage``.
 
 Text pacing: a written reply (``output_modalities: ["text"]``) goes out one word a delta, the first with the
-message's opening and each next one its predecessor's tokens later at ``text_tokens_per_s`` (the live
+message's opening no earlier than ``first_delta_delay_ms`` after ``response.created`` (as a spoken reply's
+first audio: the live model takes a while to start writing too, and a client measures its time to first
+token) and each next one its predecessor's tokens later at ``text_tokens_per_s`` (the live
 model writes at its own speed, so a client's ``response.cancel`` can land mid-reply: an Agents SDK output
 guardrail's does). ``text_tokens_per_s == 0`` writes the whole reply at once. Only the timing depends on
 the rate: the events, their content and order are the same.
@@ -209,9 +211,8 @@ class ResponseStreamer:
             ]
             self._next_delta_due_ms = response.created_ms + response.pacing.first_delta_delay_ms
         elif reply.text:
-            events += self._open_message()
             self._text_words, self._text_word_tokens = self._words_to_write(reply.text)
-            self._next_delta_due_ms = now_ms
+            self._next_delta_due_ms = response.created_ms + response.pacing.first_delta_delay_ms
         return events + self._release(now_ms), effects
 
     def on_speech(self, index: int, pcm16: bytes) -> None:
@@ -219,7 +220,7 @@ class ResponseStreamer:
             self._sentences[index].pcm = pcm16
 
     def next_deadline_ms(self) -> float | None:
-        if self._message is not None and self._words_written < len(self._text_words):
+        if self._phase in (Phase.PREPARING, Phase.MESSAGE) and self._words_written < len(self._text_words):
             return self._next_delta_due_ms if self.response.pacing.text_tokens_per_s > 0 else 0.0
         sentence = self._current_sentence()
         if self._phase not in (Phase.PREPARING, Phase.MESSAGE) or sentence is None or sentence.pcm is None:
@@ -261,7 +262,12 @@ class ResponseStreamer:
         """The text or audio deltas due, then the message's end, the function calls, done."""
         events: Events = []
         pacing = self.response.pacing
-        if self._message is not None and self._words_written < len(self._text_words):
+        if self._words_written < len(self._text_words):
+            if self._message is None:
+                # A written message is announced with its first delta, as a spoken one with its audio.
+                if pacing.text_tokens_per_s > 0 and now_ms < self._next_delta_due_ms:
+                    return events
+                events += self._open_message()
             events += self._text_deltas(now_ms)
             if self._words_written < len(self._text_words):
                 return events
