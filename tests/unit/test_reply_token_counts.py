@@ -14,9 +14,8 @@ from tokenizers import Tokenizer
 from mockengine.brain.model import Reply
 from mockengine.engines.stt import resolve_whisper_model
 from mockengine.engines.tokens import TokenCounter
-from mockengine.ids import IdFactory
-from mockengine.realtime.response import Pacing, Response, ResponseParams
-from mockengine.realtime.streaming import ResponseStreamer
+from mockengine.realtime.response import Pacing, Response
+from tests.streamers import streamer as make_streamer
 
 # Contractions, numbers, punctuation and non-ASCII: where a tokenizer might not add up word by word.
 WORDS = (
@@ -44,22 +43,10 @@ class CountingTokens:
 
 def _stream(modality: str, max_output_tokens: Any, text_rate: float) -> tuple[Response, CountingTokens]:
     """``REPLY`` streamed to its end on a virtual clock; the response and the counter."""
-    params = ResponseParams(
-        output_modalities=(modality,),
-        voice="alloy",
-        speed=1.0,
-        output_format={"type": "audio/pcm", "rate": 24000},
-        instructions="",
-        tools=(),
-        tool_choice="auto",
-        max_output_tokens=max_output_tokens,
-        metadata=None,
-        conversation="auto",
-    )
     pacing = Pacing(pace=1.0, first_delta_delay_ms=0, delta_ms=200, text_tokens_per_s=text_rate)
-    response = Response("resp_1", params, "conv_1", 0.0, pacing)
     tokens = CountingTokens()
-    streamer = ResponseStreamer(response, IdFactory(1), lambda item: None, tokens)
+    streamer = make_streamer(modality, max_output_tokens, pacing, tokens)
+    response = streamer.response
     _, speech = streamer.begin(Reply(REPLY), 0.0)
     for synthesize in speech:
         streamer.on_speech(synthesize.key.index, b"\0\0" * 24 * WORD_MS * len(synthesize.text.split()))
