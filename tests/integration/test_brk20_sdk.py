@@ -8,11 +8,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from agents import function_tool
 from agents.realtime import RealtimeAgent
 from openai import AsyncOpenAI
 
-from tests.agents_sdk import agents_session
+from tests.agents_sdk import WEATHER_CALLS, agents_session, book_flight, get_weather
 from tests.own_tools import STRING, Chat, chat_client, chat_tool, response_done, said
 
 TIMEOUT_S = 30
@@ -27,22 +26,6 @@ TO_WEATHER = chat_tool("transfer_to_weather", "Handoff to the Weather agent to h
 async def test_asked_to_be_put_through_the_handoff_is_called(engine, words: str) -> None:
     calls, _ = await Chat(chat_client(await engine()), [BOOK_FLIGHT, TO_WEATHER]).say(words)
     assert calls == [("transfer_to_weather", {})]
-
-
-WEATHER_CALLS: list[str] = []
-
-
-@function_tool
-def get_weather(city: str) -> str:
-    """The weather in a city."""
-    WEATHER_CALLS.append(city)
-    return f"The weather in {city} is sunny."
-
-
-@function_tool
-def book_flight(destination: str) -> str:
-    """Book a flight to a destination."""
-    return f"Booked a flight to {destination}."
 
 
 async def test_two_agents_hand_the_user_there_and_back(engine) -> None:
