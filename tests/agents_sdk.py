@@ -51,3 +51,11 @@ async def agents_session(
             yield session, events
         finally:
             task.cancel()
+
+
+async def until_event(events: list[Any], kind: str, since: int = 0, timeout_s: float = 30) -> None:
+    """Return once an event of type ``kind`` (``"handoff"``, ``"tool_end"``…) is in ``events[since:]``;
+    ``TimeoutError`` after ``timeout_s``."""
+    async with asyncio.timeout(timeout_s):
+        while not any(e.type == kind for e in events[since:]):
+            await asyncio.sleep(0.02)

@@ -5,14 +5,13 @@ named otherwise than "keys name and age", and an email told by its fields."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
 from agents.realtime import RealtimeAgent
 from openai import AsyncOpenAI
 
-from tests.agents_sdk import agents_session, book_flight, get_weather
+from tests.agents_sdk import agents_session, book_flight, get_weather, until_event
 from tests.own_tools import (
     BOOK_FLIGHT,
     EMAIL_TO_MANY,
@@ -25,8 +24,6 @@ from tests.own_tools import (
     said,
     turn,
 )
-
-TIMEOUT_S = 30
 
 
 async def test_take_me_to_the_weather_agent_calls_the_handoff(engine) -> None:
@@ -51,9 +48,7 @@ async def test_an_agents_sdk_user_taken_to_the_weather_agent(engine) -> None:
     )
     async with agents_session(eng, travel) as (session, events):
         await session.send_message("Take me to the weather agent")
-        async with asyncio.timeout(TIMEOUT_S):
-            while not any(e.type == "handoff" for e in events):
-                await asyncio.sleep(0.02)
+        await until_event(events, "handoff")
     handoffs = [(e.from_agent.name, e.to_agent.name) for e in events if e.type == "handoff"]
     assert handoffs == [("Travel", "Weather Agent")]
     assert [e for e in events if e.type == "error"] == []
