@@ -79,7 +79,7 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--first-delta-delay-ms",
         type=int,
-        help=f"delay before the first audio delta (default {defaults.first_delta_delay_ms})",
+        help=f"delay before the first audio or text delta (default {defaults.first_delta_delay_ms})",
     )
     parser.add_argument(
         "--audio-delta-ms",

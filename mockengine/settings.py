@@ -42,7 +42,7 @@ class Settings:
     # Audio deltas are released at this multiple of real time (e.g. 3.0 → a 6 s reply streams in 2 s).
     # 0 means unpaced: every delta goes out as soon as it is synthesized (for tests).
     audio_pace: float = 3.0
-    # Delay from response.created to the first audio delta, like the live service's ~0.5 s.
+    # Delay from response.created to the first audio or text delta, like the live service's ~0.5 s.
     first_delta_delay_ms: int = 300
     # Audio per response.output_audio.delta; HRP caps it at 2000 ms (maxAudioDeltaMs).
     audio_delta_ms: int = 200

@@ -41,6 +41,13 @@ def tool(
     return ToolSpec(name, description, schema)
 
 
+def spec(chat_tool: dict[str, Any]) -> ToolSpec:
+    """The brain's ``ToolSpec`` of a tool in the Chat Completions shape (``tests.own_tools.chat_tool``),
+    so that a unit test and its test over the wire declare one tool."""
+    function = chat_tool["function"]
+    return ToolSpec(function["name"], function["description"], function["parameters"])
+
+
 def conversation_replies(tools: list[ToolSpec], turns: list[str], choice: str = "auto") -> list[Reply]:
     """Each user turn's reply in one conversation (the assistant's words kept, its calls not), seed 3."""
     brain = ScriptedBrain(load_scenario(None), 3, today=TODAY)

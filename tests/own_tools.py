@@ -1,9 +1,9 @@
 """A developer's own tools as the tests of them use them over a real engine with the openai SDK
 (test_own_tools_*_sdk, test_brain5/6_sdk, test_brk4_sdk, test_booking_names_chat,
-test_restaurant_app_tools, test_brain16/17/18_sdk, test_reply_tasks_sdk): the Chat Completions tool
-shape, one conversation over Chat Completions whose calls are checked against their schemas, a
-``json_schema`` answer, and a Realtime turn with the text of its answer (on the
-test's connection, or on one of its own with the tools declared)."""
+test_restaurant_app_tools, test_brain16/17/18/21/22_sdk, test_reply_tasks_sdk; brain21/22's unit tests
+declare the same tools): the Chat Completions tool shape, one conversation over Chat Completions whose
+calls are checked against their schemas, a ``json_schema`` answer, and a Realtime turn with the text of
+its answer (on the test's connection, or on one of its own with the tools declared)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from mockengine.chat.request import ChatRequest
 from mockengine.chat.shaping import structured_text
 
 STRING = {"type": "string"}
+STRINGS = {"type": "array", "items": STRING}
 INTEGER = {"type": "integer"}
 DATE = {"type": "string", "format": "date"}
 
@@ -49,6 +50,42 @@ WEATHER_WITH_UNIT = chat_tool(
     "Get the current weather",
     {"location": STRING, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
 )
+
+# brain21's and brain22's tools, as their unit tests (through ``tests.brain_calls.spec``) and their tests
+# over the wire declare them.
+BOOK_FLIGHT = chat_tool("book_flight", "Book a flight to a destination.", {"destination": STRING})
+TO_WEATHER_AGENT = chat_tool(
+    "transfer_to_weather_agent", "Handoff to the Weather Agent agent to handle the request. ", {}
+)
+EMAIL_TO_MANY = chat_tool(
+    "send_email",
+    "Send an email.",
+    {"to": STRINGS, "subject": STRING, "body": STRING, "cc": STRINGS},
+    ["to", "subject", "body"],
+)
+SEND_EMAIL = chat_tool("send_email", "Send an email.", {"to": STRING, "subject": STRING, "body": STRING})
+ADDRESS = {
+    "type": "object",
+    "properties": {"street": STRING, "city": STRING, "postal_code": STRING, "country": STRING},
+    "required": ["street", "city"],
+}
+ADD_CONTACT = chat_tool(
+    "add_contact", "Add a contact to the address book.", {"name": STRING, "address": ADDRESS}
+)
+PRIORITY = {"type": "string", "enum": ["low", "medium", "high", "urgent"]}
+ASSIGNED_TICKET = chat_tool(
+    "create_ticket",
+    "Create a support ticket.",
+    {"title": STRING, "priority": PRIORITY, "assignee": STRING, "tags": STRINGS},
+    ["title"],
+)
+# A profile's keys named otherwise than "keys name and age" (brain21): each gets name and hobbies.
+PROFILE_KEYS_OTHERWISE = [
+    "You extract profiles. Return JSON with keys like `name`, `hobbies`.",
+    "Respond in JSON. Keys: name (string), hobbies (list of strings).",
+    "Extract the user's name and hobbies as JSON.",
+    'Respond in JSON like {"name": "...", "hobbies": ["..."]}',
+]
 
 
 def chat_client(server: Any) -> AsyncOpenAI:

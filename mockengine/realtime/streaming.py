@@ -2,9 +2,9 @@
 
 The streamer moves only through ``response_phases.TRANSITIONS``: thinking (no reply yet) → preparing
 (the reply is known) → at most one message (spoken or written) → its function calls → ``response.done``
-and ``rate_limits.updated``. A spoken message is announced (``output_item.added``,
-``conversation.item.added``, ``content_part.added``) with its first audio delta: a response cut before
-that ends with ``output: []``, adds no item, and bills nothing (reference §3.6).
+and ``rate_limits.updated``. A message is announced (``output_item.added``, ``conversation.item.added``,
+``content_part.added``) with its first delta, audio or text: a response cut before that ends with
+``output: []``, adds no item, and bills nothing (reference §3.6).
 
 Audio pacing: a message's audio is released in deltas of ``delta_ms`` at ``pace`` × real time, the first
 no earlier than ``first_delta_delay_ms`` after ``response.created``; ``pace == 0`` releases each delta as
@@ -15,7 +15,9 @@ so a cut (cancel, barge-in) leaves a transcript that matches the audio sent, the
 way included. How tokens are counted: ``usage``.
 
 Text pacing: a written reply (``output_modalities: ["text"]``) goes out one word a delta, the first with the
-message's opening and each next one its predecessor's tokens later at ``text_tokens_per_s`` (the live
+message's opening no earlier than ``first_delta_delay_ms`` after ``response.created`` (as a spoken reply's
+first audio: the live model takes a while to start writing too, and a client measures its time to first
+token) and each next one its predecessor's tokens later at ``text_tokens_per_s`` (the live
 model writes at its own speed, so a client's ``response.cancel`` can land mid-reply: an Agents SDK output
 guardrail's does). ``text_tokens_per_s == 0`` writes the whole reply at once. Only the timing depends on
 the rate: the events, their content and order are the same.
@@ -65,6 +67,9 @@ class _Sentence:
     encoded: tuple[str, bytes] | None = None
     # Its words, split once: each delta spreads them over the audio (not split again per delta).
     words: list[str] = dataclasses.field(init=False)
+    # Each word's tokens as the transcript writes it (after a space but at the transcript's start),
+    # counted once when a budget first needs them: see ``ResponseStreamer._transcript_tokens``.
+    word_tokens: list[int] | None = None
 
     def __post_init__(self) -> None:
         self.words = self.text.split(" ")
@@ -121,10 +126,17 @@ class ResponseStreamer:
         self.effects_due: list[CallMcpTool] = []  # MCP calls reached since the owner last took them
         self.awaited_approval_id: str | None = None  # the mcp_approval_request the response waits on
         self._next_delta_due_ms = 0.0
-        # A written reply's words (cut to max_output_tokens), and how many of them went out.
+        # A written reply's words (cut to max_output_tokens), each one's tokens, how many went out.
         self._text_words: list[str] = []
+        self._text_word_tokens: list[int] = []
         self._words_written = 0
         self._transcript = ""
+        # The tokens in ``_transcript``, summed as its words are written: each word is counted once, not
+        # the whole transcript again each delta (quadratic in a long reply's length: 2,000 words under
+        # max_output_tokens took 18-24 s of tokenizing on the event loop). The sum is the whole text's
+        # count: words are joined by single spaces, where byte-level BPE's pre-tokenizer (and the
+        # fallback rule) cut anyway (as engines/tokens.py counts a long text in pieces).
+        self._transcript_tokens = 0
         self._was_cut_short = False  # written text trimmed to max_output_tokens
         self.audio_sent_bytes = 0
         self.first_audio_ms: float | None = None
@@ -199,9 +211,8 @@ class ResponseStreamer:
             ]
             self._next_delta_due_ms = response.created_ms + response.pacing.first_delta_delay_ms
         elif reply.text:
-            events += self._open_message()
-            self._text_words = self._words_to_write(reply.text)
-            self._next_delta_due_ms = now_ms
+            self._text_words, self._text_word_tokens = self._words_to_write(reply.text)
+            self._next_delta_due_ms = response.created_ms + response.pacing.first_delta_delay_ms
         return events + self._release(now_ms), effects
 
     def on_speech(self, index: int, pcm16: bytes) -> None:
@@ -209,7 +220,7 @@ class ResponseStreamer:
             self._sentences[index].pcm = pcm16
 
     def next_deadline_ms(self) -> float | None:
-        if self._message is not None and self._words_written < len(self._text_words):
+        if self._phase in (Phase.PREPARING, Phase.MESSAGE) and self._words_written < len(self._text_words):
             return self._next_delta_due_ms if self.response.pacing.text_tokens_per_s > 0 else 0.0
         sentence = self._current_sentence()
         if self._phase not in (Phase.PREPARING, Phase.MESSAGE) or sentence is None or sentence.pcm is None:
@@ -251,7 +262,12 @@ class ResponseStreamer:
         """The text or audio deltas due, then the message's end, the function calls, done."""
         events: Events = []
         pacing = self.response.pacing
-        if self._message is not None and self._words_written < len(self._text_words):
+        if self._words_written < len(self._text_words):
+            if self._message is None:
+                # A written message is announced with its first delta, as a spoken one with its audio.
+                if pacing.text_tokens_per_s > 0 and now_ms < self._next_delta_due_ms:
+                    return events
+                events += self._open_message()
             events += self._text_deltas(now_ms)
             if self._words_written < len(self._text_words):
                 return events
@@ -308,8 +324,7 @@ class ResponseStreamer:
         usage = self.response.usage
         if self._message is None:  # the message (if any) is closed and counted in the usage
             return limit - usage.output_text_tokens - usage.output_audio_tokens
-        spent = text_tokens(self.tokens, self._transcript) + assistant_audio_tokens(self.audio_sent_bytes)
-        return limit - spent
+        return limit - self._transcript_tokens - assistant_audio_tokens(self.audio_sent_bytes)
 
     def _current_sentence(self) -> _Sentence | None:
         """The first sentence not yet sent (all of them before it are, and stay so)."""
@@ -384,14 +399,22 @@ class ResponseStreamer:
             part = {"type": "text", "text": ""}
         return events + [se.response_content_part_added(self.ids.event(), self._part(), part=part)]
 
-    def _words_to_write(self, text: str) -> list[str]:
-        """The reply's words, the last ones dropped while they would pass ``max_output_tokens``."""
+    def _words_to_write(self, text: str) -> tuple[list[str], list[int]]:
+        """The reply's words and each one's tokens (as its delta writes it), the last words dropped while
+        they would pass ``max_output_tokens`` (the first one always kept). Words past the limit are not
+        counted."""
         words = text.split(" ")
         limit = self.response.params.max_output_tokens
-        while isinstance(limit, int) and len(words) > 1 and text_tokens(self.tokens, " ".join(words)) > limit:
-            words.pop()
-            self._was_cut_short = True
-        return words
+        counts: list[int] = []
+        total = 0
+        for index, word in enumerate(words):
+            count = text_tokens(self.tokens, " " + word if index else word)
+            total += count
+            if isinstance(limit, int) and total > limit and index > 0:
+                self._was_cut_short = True
+                return words[:index], counts
+            counts.append(count)
+        return words, counts
 
     def _text_deltas(self, now_ms: float) -> Events:
         """The written reply's deltas due at ``now_ms``, a word each; the next one is due its
@@ -401,10 +424,11 @@ class ResponseStreamer:
         while self._words_written < len(words):
             if rate > 0 and now_ms < self._next_delta_due_ms:
                 break
-            word = words[self._words_written]
+            word, tokens = words[self._words_written], self._text_word_tokens[self._words_written]
             delta = " " + word if self._words_written else word
             self._words_written += 1
             self._transcript += delta
+            self._transcript_tokens += tokens
             events.append(
                 se.response_output_text_delta(
                     self.ids.event(), self._delta_part(), delta=delta, obfuscation=self.ids.obfuscation()
@@ -412,7 +436,7 @@ class ResponseStreamer:
             )
             if rate > 0:
                 # A late timer catches up at most 50 ms (as audio does), not the whole lag in one burst.
-                seconds = max(1, text_tokens(self.tokens, delta)) / rate
+                seconds = max(1, tokens) / rate
                 self._next_delta_due_ms = max(self._next_delta_due_ms, now_ms - 50) + seconds * 1000
         return events
 
@@ -432,6 +456,10 @@ class ResponseStreamer:
         if words_due > sentence.words_sent:
             piece = " ".join(words[sentence.words_sent : words_due])
             piece = " " + piece if self._transcript else piece
+            if sentence.word_tokens is None:  # no budget: the piece at once (it adds up the same)
+                self._transcript_tokens += text_tokens(self.tokens, piece)
+            else:
+                self._transcript_tokens += sum(sentence.word_tokens[sentence.words_sent : words_due])
             self._transcript += piece
             sentence.words_sent = words_due
             events.append(
@@ -476,21 +504,28 @@ class ResponseStreamer:
         left = self._output_tokens_left()
         if left == float("inf"):
             return words_due
-        spent = text_tokens(self.tokens, self._transcript)
-        while words_due > sentence.words_sent:
-            piece = " ".join(sentence.words[sentence.words_sent : words_due])
-            written = f"{self._transcript} {piece}" if self._transcript else piece
-            if text_tokens(self.tokens, written) - spent <= left:
+        if sentence.word_tokens is None:
+            # Counted once a sentence (as the transcript writes them: after a space but at its start),
+            # then each delta sums the words it adds.
+            starts = not self._transcript and sentence.words_sent == 0
+            sentence.word_tokens = [
+                text_tokens(self.tokens, word if starts and index == 0 else " " + word)
+                for index, word in enumerate(sentence.words)
+            ]
+        fits = sentence.words_sent
+        for tokens in sentence.word_tokens[sentence.words_sent : words_due]:
+            left -= tokens
+            if left < 0:
                 break
-            words_due -= 1
-        return words_due
+            fits += 1
+        return fits
 
     def _close_message(self, status: str) -> Events:
         message = self._message
         assert message is not None
         self._move(Move.MESSAGE_DONE)
         ref, usage = self._part(), self.response.usage
-        usage.output_text_tokens += text_tokens(self.tokens, self._transcript)
+        usage.output_text_tokens += self._transcript_tokens
         if self.response.params.is_audio:
             # A cut item keeps no transcript; the events still close the part the deltas built.
             heard = None if message.truncated_at_ms is not None else self._transcript

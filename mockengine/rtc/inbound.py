@@ -88,6 +88,7 @@ from aiortc.rtp import RtpPacket
 from mockengine.rtc.libopus import OpusError, opus_decoder
 from mockengine.rtc.media import InputResampler
 from mockengine.rtc.rtp_inline import drop_rtp_inline, receive_rtp_inline
+from mockengine.rtc.stamp_clock import CLOCK_RESOLUTION_S
 
 log = logging.getLogger("mockengine.webrtc")
 _QUEUE_ATTRIBUTE = "_RTCRtpReceiver__decoder_queue"  # aiortc 1.x's private decoder queue
@@ -125,7 +126,6 @@ LATE_DECAY = 0.1
 TRANSIT_SINK = 0.2
 _RTP_TICK_S = 1 / OPUS_CLOCK_HZ
 _NEW_TIMELINE = int(MAX_FILLED_GAP_S * OPUS_CLOCK_HZ)  # RTP ticks: a longer step is a new timeline
-TIMER_SLACK_S = 1e-6  # a timer this close to its time is on time (float sums of the clock's stamps)
 QUIET_EVERY_S = 0.05  # then silence every 50 ms: the VAD hears the quiet within a tick of real time
 FRAME_SAMPLES = OUT_RATE_HZ // 50  # 20 ms: the quiet timer hands on whole frames
 # A missing packet is lost once packets this many later (60 ms) wait behind it; before, it may be late.
@@ -293,7 +293,9 @@ class _QuietTimer:
         after_s = self.quiet_after_s if not self.filled_samples else QUIET_AFTER_S + self._extra_s
         # Float time: a timer set for ``covered + after`` can read a hair under it (a sum of stamps rounds;
         # asyncio runs a handle up to its clock's resolution early), which cost a whole tick more.
-        if quiet_s < after_s - TIMER_SLACK_S:  # a packet came since: look again when this one is old enough
+        if (
+            quiet_s < after_s - CLOCK_RESOLUTION_S
+        ):  # a packet came since: look again when this one is old enough
             self._handle = self.loop.call_at(self._covered_s + after_s, self._tick)
             return
         self._flush()  # what arrived before the quiet goes first, in order

@@ -5,49 +5,37 @@ named otherwise than "keys name and age", and an email told by its fields."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-from typing import Any
 
 import pytest
-from agents import function_tool
-from agents.realtime import RealtimeAgent, RealtimeRunner
+from agents.realtime import RealtimeAgent
 from openai import AsyncOpenAI
 
-from tests.own_tools import STRING, Chat, chat_client, chat_tool, realtime_turn, response_done, said, turn
-
-TIMEOUT_S = 30
-BOOK_FLIGHT = chat_tool("book_flight", "Book a flight to a destination.", {"destination": STRING})
-TO_WEATHER = chat_tool(
-    "transfer_to_weather_agent", "Handoff to the Weather Agent agent to handle the request. ", {}
-)
-STRINGS = {"type": "array", "items": STRING}
-SEND_EMAIL = chat_tool(
-    "send_email",
-    "Send an email.",
-    {"to": STRINGS, "subject": STRING, "body": STRING, "cc": STRINGS},
-    ["to", "subject", "body"],
+from tests.agents_sdk import agents_session, book_flight, get_weather, until_event
+from tests.own_tools import (
+    BOOK_FLIGHT,
+    EMAIL_TO_MANY,
+    PROFILE_KEYS_OTHERWISE,
+    TO_WEATHER_AGENT,
+    Chat,
+    chat_client,
+    realtime_turn,
+    response_done,
+    said,
+    turn,
 )
 
 
 async def test_take_me_to_the_weather_agent_calls_the_handoff(engine) -> None:
     server = await engine()
-    calls, _ = await Chat(chat_client(server), [BOOK_FLIGHT, TO_WEATHER]).say("Take me to the weather agent")
+    calls, _ = await Chat(chat_client(server), [BOOK_FLIGHT, TO_WEATHER_AGENT]).say(
+        "Take me to the weather agent"
+    )
     assert calls == [("transfer_to_weather_agent", {})]
-    made, _ = await realtime_turn(server, [BOOK_FLIGHT, TO_WEATHER], "Can you take me to the weather agent?")
+    made, _ = await realtime_turn(
+        server, [BOOK_FLIGHT, TO_WEATHER_AGENT], "Can you take me to the weather agent?"
+    )
     assert made == [("transfer_to_weather_agent", {})]
-
-
-@function_tool
-def book_flight(destination: str) -> str:
-    """Book a flight to a destination."""
-    return f"Booked a flight to {destination}."
-
-
-@function_tool
-def get_weather(city: str) -> str:
-    """The weather in a city."""
-    return f"The weather in {city} is sunny."
 
 
 async def test_an_agents_sdk_user_taken_to_the_weather_agent(engine) -> None:
@@ -58,22 +46,9 @@ async def test_an_agents_sdk_user_taken_to_the_weather_agent(engine) -> None:
     travel = RealtimeAgent(
         name="Travel", instructions="You book flights.", tools=[book_flight], handoffs=[weather]
     )
-    config = {"model_settings": {"model_name": "gpt-realtime", "modalities": ["text"]}}
-    runner = RealtimeRunner(starting_agent=travel, config=config)  # type: ignore[arg-type]
-    events: list[Any] = []
-    url = f"{eng.url}/realtime?model=gpt-realtime"
-    async with await runner.run(model_config={"url": url, "api_key": "sk-test"}) as session:
-
-        async def collect() -> None:
-            async for event in session:
-                events.append(event)
-
-        task = asyncio.create_task(collect())
+    async with agents_session(eng, travel) as (session, events):
         await session.send_message("Take me to the weather agent")
-        async with asyncio.timeout(TIMEOUT_S):
-            while not any(e.type == "handoff" for e in events):
-                await asyncio.sleep(0.02)
-        task.cancel()
+        await until_event(events, "handoff")
     handoffs = [(e.from_agent.name, e.to_agent.name) for e in events if e.type == "handoff"]
     assert handoffs == [("Travel", "Weather Agent")]
     assert [e for e in events if e.type == "error"] == []
@@ -107,15 +82,7 @@ async def test_always_answer_in_french_over_chat_completions(engine) -> None:
     assert text == "Vous demandez : « What time is it ». Je ne sais pas, désolé."
 
 
-@pytest.mark.parametrize(
-    "instructions",
-    [
-        "You extract profiles. Return JSON with keys like `name`, `hobbies`.",
-        "Respond in JSON. Keys: name (string), hobbies (list of strings).",
-        "Extract the user's name and hobbies as JSON.",
-        'Respond in JSON like {"name": "...", "hobbies": ["..."]}',
-    ],
-)
+@pytest.mark.parametrize("instructions", PROFILE_KEYS_OTHERWISE)
 async def test_json_object_keys_named_otherwise_take_the_hobbies(engine, instructions: str) -> None:
     client = chat_client(await engine())
     completion = await client.chat.completions.create(
@@ -134,7 +101,7 @@ async def test_json_object_keys_named_otherwise_take_the_hobbies(engine, instruc
 
 async def test_an_email_told_by_its_fields(engine) -> None:
     server = await engine()
-    chat = Chat(chat_client(server), [SEND_EMAIL])
+    chat = Chat(chat_client(server), [EMAIL_TO_MANY])
     calls, _ = await chat.say(
         "Email dan@example.com, subject: Offsite, body: Bus leaves at 9. CC erin@example.com"
     )
@@ -150,7 +117,7 @@ async def test_an_email_told_by_its_fields(engine) -> None:
         )
     ]
     said_so = "Email alice@example.com and bob@example.com with subject Lunch and say let's meet at noon"
-    made, _ = await realtime_turn(server, [SEND_EMAIL], said_so)
+    made, _ = await realtime_turn(server, [EMAIL_TO_MANY], said_so)
     assert made == [
         (
             "send_email",

@@ -5,29 +5,7 @@ copy the tool cannot take left out of the body."""
 
 from __future__ import annotations
 
-from tests.own_tools import STRING, Chat, chat_client, chat_tool, realtime_turn
-
-STRINGS = {"type": "array", "items": STRING}
-ADDRESS = {
-    "type": "object",
-    "properties": {"street": STRING, "city": STRING, "postal_code": STRING, "country": STRING},
-    "required": ["street", "city"],
-}
-ADD_CONTACT = chat_tool(
-    "add_contact", "Add a contact to the address book.", {"name": STRING, "address": ADDRESS}
-)
-CREATE_TICKET = chat_tool(
-    "create_ticket",
-    "Create a support ticket.",
-    {
-        "title": STRING,
-        "priority": {"type": "string", "enum": ["low", "medium", "high", "urgent"]},
-        "assignee": STRING,
-        "tags": STRINGS,
-    },
-    ["title"],
-)
-SEND_EMAIL = chat_tool("send_email", "Send an email.", {"to": STRING, "subject": STRING, "body": STRING})
+from tests.own_tools import ADD_CONTACT, ASSIGNED_TICKET, SEND_EMAIL, Chat, chat_client, realtime_turn
 
 
 async def test_an_address_said_in_words_fills_the_address_object(engine) -> None:
@@ -42,13 +20,13 @@ async def test_an_address_said_in_words_fills_the_address_object(engine) -> None
 
 async def test_assign_it_to_maria_fills_the_optional_assignee(engine) -> None:
     server = await engine()
-    calls, _ = await Chat(chat_client(server), [CREATE_TICKET]).say(
+    calls, _ = await Chat(chat_client(server), [ASSIGNED_TICKET]).say(
         "Create a ticket titled Login page down, assign it to Maria"
     )
     assert calls == [("create_ticket", {"title": "Login page down", "assignee": "Maria"})]
     made, _ = await realtime_turn(
         server,
-        [CREATE_TICKET],
+        [ASSIGNED_TICKET],
         "Create a ticket titled Checkout button broken, assign it to Maria and tag it payments",
     )
     assert made == [
@@ -60,9 +38,9 @@ async def test_tag_it_fills_the_tags_and_leaves_the_title(engine) -> None:
     server = await engine()
     said = "Create a ticket: checkout button broken, tag it auth and frontend"
     wanted = [("create_ticket", {"title": "checkout button broken", "tags": ["auth", "frontend"]})]
-    calls, _ = await Chat(chat_client(server), [CREATE_TICKET]).say(said)
+    calls, _ = await Chat(chat_client(server), [ASSIGNED_TICKET]).say(said)
     assert calls == wanted
-    made, _ = await realtime_turn(server, [CREATE_TICKET], said)
+    made, _ = await realtime_turn(server, [ASSIGNED_TICKET], said)
     assert made == wanted
 
 

@@ -5,17 +5,13 @@ back to the weather agent" or "put me through to weather": their verbs counted a
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
-from agents import function_tool
 from agents.realtime import RealtimeAgent
 from openai import AsyncOpenAI
 
-from tests.agents_sdk import agents_session
+from tests.agents_sdk import WEATHER_CALLS, agents_session, book_flight, get_weather, until_event
 from tests.own_tools import STRING, Chat, chat_client, chat_tool, response_done, said
 
-TIMEOUT_S = 30
 BOOK_FLIGHT = chat_tool("book_flight", "Book a flight to a destination on a date.", {"destination": STRING})
 TO_WEATHER = chat_tool("transfer_to_weather", "Handoff to the Weather agent to handle the request. ", {})
 
@@ -29,22 +25,6 @@ async def test_asked_to_be_put_through_the_handoff_is_called(engine, words: str)
     assert calls == [("transfer_to_weather", {})]
 
 
-WEATHER_CALLS: list[str] = []
-
-
-@function_tool
-def get_weather(city: str) -> str:
-    """The weather in a city."""
-    WEATHER_CALLS.append(city)
-    return f"The weather in {city} is sunny."
-
-
-@function_tool
-def book_flight(destination: str) -> str:
-    """Book a flight to a destination."""
-    return f"Booked a flight to {destination}."
-
-
 async def test_two_agents_hand_the_user_there_and_back(engine) -> None:
     eng = await engine(audio_pace=0.0)
     weather = RealtimeAgent(name="Weather", instructions="You answer weather questions.", tools=[get_weather])
@@ -54,9 +34,7 @@ async def test_two_agents_hand_the_user_there_and_back(engine) -> None:
         for words in ("Transfer me to the travel agent", "Take me back to the weather agent"):
             seen = len(events)
             await session.send_message(words)
-            async with asyncio.timeout(TIMEOUT_S):
-                while not any(e.type == "handoff" for e in events[seen:]):
-                    await asyncio.sleep(0.02)
+            await until_event(events, "handoff", seen)
     handoffs = [(e.from_agent.name, e.to_agent.name) for e in events if e.type == "handoff"]
     assert handoffs == [("Weather", "Travel"), ("Travel", "Weather")]
     assert [e for e in events if e.type == "error"] == []
@@ -70,9 +48,7 @@ async def test_a_question_for_the_other_agent_is_handed_to_it(engine) -> None:
     travel.handoffs = [weather]
     async with agents_session(eng, travel) as (session, events):
         await session.send_message("What's the weather in Rome?")
-        async with asyncio.timeout(TIMEOUT_S):
-            while not any(e.type == "tool_end" for e in events):
-                await asyncio.sleep(0.02)
+        await until_event(events, "tool_end")
     handoffs = [(e.from_agent.name, e.to_agent.name) for e in events if e.type == "handoff"]
     assert handoffs == [("Travel", "Weather")]
     assert WEATHER_CALLS == ["Rome"]

@@ -12,33 +12,26 @@ import pytest
 from mockengine.brain import ReplyRequest, ScriptedBrain, TurnView, load_scenario
 from mockengine.chat.request import parse_body
 from mockengine.chat.shaping import structured_text
-from tests.brain_calls import TODAY, calls, tool
-
-STRING = {"type": "string"}
-STRINGS = {"type": "array", "items": STRING}
-BOOK_FLIGHT = tool("book_flight", "Book a flight to a destination.", {"destination": STRING})
-TO_WEATHER = tool(
-    "transfer_to_weather_agent", "Handoff to the Weather Agent agent to handle the request. ", {}
+from tests.brain_calls import TODAY, calls, spec, tool
+from tests.own_tools import (
+    BOOK_FLIGHT,
+    EMAIL_TO_MANY,
+    PRIORITY,
+    PROFILE_KEYS_OTHERWISE,
+    STRING,
+    STRINGS,
+    TO_WEATHER_AGENT,
 )
+
 OPEN_SCREEN = tool(
     "open_screen",
     "Open a screen of the app.",
     {"screen": {"type": "string", "enum": ["home", "settings", "profile", "billing"]}},
 )
-SEND_EMAIL = tool(
-    "send_email",
-    "Send an email.",
-    {"to": STRINGS, "subject": STRING, "body": STRING, "cc": STRINGS},
-    ["to", "subject", "body"],
-)
 CREATE_TICKET = tool(
     "create_ticket",
     "Create a support ticket.",
-    {
-        "title": STRING,
-        "priority": {"type": "string", "enum": ["low", "medium", "high", "urgent"]},
-        "tags": STRINGS,
-    },
+    {"title": STRING, "priority": PRIORITY, "tags": STRINGS},
     ["title", "priority"],
 )
 
@@ -53,7 +46,7 @@ CREATE_TICKET = tool(
 )
 def test_take_me_to_an_agent_calls_its_handoff(said: str) -> None:
     # was read as "open": "You said Take me to the weather agent. Tell me more."
-    assert calls([BOOK_FLIGHT, TO_WEATHER], said) == [("transfer_to_weather_agent", {})]
+    assert calls([spec(BOOK_FLIGHT), spec(TO_WEATHER_AGENT)], said) == [("transfer_to_weather_agent", {})]
 
 
 def test_take_me_to_a_screen_still_opens_it() -> None:
@@ -99,15 +92,7 @@ def test_no_reply_language_set(instructions: str) -> None:
     assert not rule.endswith(("french", "spanish", "german")) and text is not None and "chess" in text
 
 
-@pytest.mark.parametrize(
-    "instructions",
-    [
-        "You extract profiles. Return JSON with keys like `name`, `hobbies`.",
-        "Respond in JSON. Keys: name (string), hobbies (list of strings).",
-        "Extract the user's name and hobbies as JSON.",
-        'Respond in JSON like {"name": "...", "hobbies": ["..."]}',
-    ],
-)
+@pytest.mark.parametrize("instructions", PROFILE_KEYS_OTHERWISE)
 def test_json_object_keys_named_otherwise_are_filled(instructions: str) -> None:
     said = "I like chess and hiking"
     messages = [{"role": "system", "content": instructions}, {"role": "user", "content": said}]
@@ -168,7 +153,7 @@ def test_an_example_list_is_a_list_whatever_its_name() -> None:
 )
 def test_an_email_told_by_its_fields(said: str, arguments: dict[str, object]) -> None:
     # was "What should it say?", and ``to: ["carol example"]``
-    assert calls([SEND_EMAIL], said) == [("send_email", arguments)]
+    assert calls([spec(EMAIL_TO_MANY)], said) == [("send_email", arguments)]
 
 
 def test_a_ticket_told_by_its_fields() -> None:

@@ -6,29 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.brain_calls import calls, tool
+from tests.brain_calls import calls, spec, tool
+from tests.own_tools import ADD_CONTACT, ASSIGNED_TICKET, SEND_EMAIL, STRING, STRINGS
 
-STRING = {"type": "string"}
-STRINGS = {"type": "array", "items": STRING}
-ADDRESS = {
-    "type": "object",
-    "properties": {"street": STRING, "city": STRING, "postal_code": STRING, "country": STRING},
-    "required": ["street", "city"],
-}
-ADD_CONTACT = tool("add_contact", "Add a contact to the address book.", {"name": STRING, "address": ADDRESS})
-CREATE_TICKET = tool(
-    "create_ticket",
-    "Create a support ticket.",
-    {
-        "title": STRING,
-        "priority": {"type": "string", "enum": ["low", "medium", "high", "urgent"]},
-        "assignee": STRING,
-        "tags": STRINGS,
-    },
-    ["title"],
-)
-SEND_EMAIL = tool("send_email", "Send an email.", {"to": STRING, "subject": STRING, "body": STRING})
-SEND_EMAIL_CC = tool(
+CONTACT, TICKET, EMAIL = spec(ADD_CONTACT), spec(ASSIGNED_TICKET), spec(SEND_EMAIL)
+EMAIL_CC = tool(
     "send_email", "Send an email.", {"to": STRING, "subject": STRING, "body": STRING, "cc": STRINGS}, ["to"]
 )
 
@@ -52,12 +34,12 @@ SEND_EMAIL_CC = tool(
     ],
 )
 def test_an_address_object_takes_the_street_and_town_said(said: str, address: dict[str, str]) -> None:
-    assert calls([ADD_CONTACT], said) == [("add_contact", {"name": "Bob", "address": address})]
+    assert calls([CONTACT], said) == [("add_contact", {"name": "Bob", "address": address})]
 
 
 def test_an_address_object_said_after_address_is_filled_not_asked() -> None:
     # was "What's the address?"
-    assert calls([ADD_CONTACT], "Add a contact named Alice Chen, address 5 Elm Road, Portland") == [
+    assert calls([CONTACT], "Add a contact named Alice Chen, address 5 Elm Road, Portland") == [
         ("add_contact", {"name": "Alice Chen", "address": {"street": "5 Elm Road", "city": "Portland"}})
     ]
 
@@ -85,7 +67,7 @@ def test_an_address_object_said_after_address_is_filled_not_asked() -> None:
     ],
 )
 def test_assignee_and_tags_said_after_the_ticket(said: str, arguments: dict[str, object]) -> None:
-    assert calls([CREATE_TICKET], said) == [("create_ticket", arguments)]
+    assert calls([TICKET], said) == [("create_ticket", arguments)]
 
 
 def test_assign_it_to_fills_nothing_when_no_parameter_takes_it() -> None:
@@ -106,14 +88,14 @@ def test_assign_it_to_fills_nothing_when_no_parameter_takes_it() -> None:
 )
 def test_a_form_without_colons_is_read_by_its_labels(said: str) -> None:
     # was body "body The report is attached"
-    assert calls([SEND_EMAIL], said) == [
+    assert calls([EMAIL], said) == [
         ("send_email", {"to": "carol@example.com", "subject": "Report", "body": "The report is attached"})
     ]
 
 
 def test_one_bare_label_is_no_form() -> None:
     # guard (passed before): "with subject Lunch and say …" is read as brain21 read it
-    assert calls([SEND_EMAIL], "Email carol@example.com with subject Lunch and say let's meet at noon") == [
+    assert calls([EMAIL], "Email carol@example.com with subject Lunch and say let's meet at noon") == [
         ("send_email", {"to": "carol@example.com", "subject": "Lunch", "body": "let's meet at noon"})
     ]
 
@@ -121,14 +103,14 @@ def test_one_bare_label_is_no_form() -> None:
 def test_a_copy_the_tool_cannot_take_is_left_out_of_the_body() -> None:
     # was body "Bus leaves at 9. CC dave@example.com"
     assert calls(
-        [SEND_EMAIL], "Email dan@example.com, subject: Offsite, body: Bus leaves at 9. CC dave@example.com"
+        [EMAIL], "Email dan@example.com, subject: Offsite, body: Bus leaves at 9. CC dave@example.com"
     ) == [("send_email", {"to": "dan@example.com", "subject": "Offsite", "body": "Bus leaves at 9"})]
 
 
 def test_a_copy_the_tool_takes_is_still_sent() -> None:
     # guard (passed before): with a ``cc`` parameter the copy is its value
     assert calls(
-        [SEND_EMAIL_CC], "Email dan@example.com, subject: Offsite, body: Bus leaves at 9. CC dave@example.com"
+        [EMAIL_CC], "Email dan@example.com, subject: Offsite, body: Bus leaves at 9. CC dave@example.com"
     ) == [
         (
             "send_email",

@@ -1,11 +1,11 @@
-"""The pion media plane's microphone clock (``StampClock``, mockengine/rtc/pion/plane.py): the quiet timer
+"""The pion media plane's microphone clock (``StampClock``, mockengine/rtc/stamp_clock.py): the quiet timer
 of rtc/inbound.py runs on the sidecar's batch stamps, not on when the batches reach the event loop."""
 
 from __future__ import annotations
 
 from mockengine.rtc.inbound import InlineDecoder
 from mockengine.rtc.opus import ReplyEncoder
-from mockengine.rtc.pion.plane import StampClock
+from mockengine.rtc.stamp_clock import StampClock
 from mockengine.server.webrtc.pion_call import OPUS, _Packet
 
 FRAME_SAMPLES = 480

@@ -10,13 +10,12 @@ import pytest
 import mockengine.realtime.streaming as streaming
 from mockengine.brain.model import Reply, ToolCall
 from mockengine.engines.tokens import TokenCounter
-from mockengine.ids import IdFactory
 from mockengine.protocol import client_events as ce
-from mockengine.realtime.conversation import Item
-from mockengine.realtime.response import Pacing, Response, ResponseParams
+from mockengine.realtime.response import Pacing
 from mockengine.realtime.response_phases import TRANSITIONS, IllegalMove, Move, Phase, next_phase
 from mockengine.realtime.streaming import ResponseStreamer
 from tests.conftest import make_driver
+from tests.streamers import streamer
 
 ILLEGAL = [pair for pair in itertools.product(Phase, Move) if pair not in TRANSITIONS]
 
@@ -63,31 +62,8 @@ def moves(monkeypatch) -> list[tuple[Phase, Move, Phase]]:
 
 
 def _streamer(modality: str = "text", max_output_tokens: Any = "inf") -> ResponseStreamer:
-    params = ResponseParams(
-        output_modalities=(modality,),
-        voice="alloy",
-        speed=1.0,
-        output_format={"type": "audio/pcm", "rate": 24000},
-        instructions="",
-        tools=(),
-        tool_choice="auto",
-        max_output_tokens=max_output_tokens,
-        metadata=None,
-        conversation="auto",
-    )
-    response = Response(
-        "resp_1",
-        params,
-        "conv_1",
-        0.0,
-        Pacing(pace=1.0, first_delta_delay_ms=0, delta_ms=100, text_tokens_per_s=0.0),
-    )
-    ids = IdFactory(1)
-
-    def place(item: Item) -> str | None:
-        return None
-
-    return ResponseStreamer(response, ids, place, TokenCounter())
+    pacing = Pacing(pace=1.0, first_delta_delay_ms=0, delta_ms=100, text_tokens_per_s=0.0)
+    return streamer(modality, max_output_tokens, pacing, TokenCounter())
 
 
 def _path(moves: list[tuple[Phase, Move, Phase]]) -> list[str]:

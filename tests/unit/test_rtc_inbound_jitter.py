@@ -17,7 +17,7 @@ from mockengine.rtc.inbound import (
     _MicrophoneBuffer,
 )
 from mockengine.rtc.opus import ReplyEncoder
-from mockengine.rtc.pion.plane import StampClock
+from mockengine.rtc.stamp_clock import StampClock
 from mockengine.server.webrtc.pion_call import OPUS, _Packet
 
 TICK_S = 0.01

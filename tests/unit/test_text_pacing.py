@@ -15,12 +15,12 @@ from tests.conftest import make_driver
 LINE = "Please recite the whole of the long poem about the quiet harbour and the seven grey boats."
 
 
-def _paced(rate: float) -> Pacing:
-    return Pacing(pace=0.0, first_delta_delay_ms=0, delta_ms=200, text_tokens_per_s=rate)
+def _paced(rate: float, first_delta_delay_ms: int = 0) -> Pacing:
+    return Pacing(pace=0.0, first_delta_delay_ms=first_delta_delay_ms, delta_ms=200, text_tokens_per_s=rate)
 
 
-def _ask(rate: float, seed: int = 7, **response: Any):
-    driver = make_driver(seed=seed, pacing=_paced(rate))
+def _ask(rate: float, seed: int = 7, first_delta_delay_ms: int = 0, **response: Any):
+    driver = make_driver(seed=seed, pacing=_paced(rate, first_delta_delay_ms))
     driver.send(ce.SessionUpdate({"type": "realtime", "output_modalities": ["text"]}))
     content = [{"type": "input_text", "text": LINE}]
     driver.send(ce.ConversationItemCreate({"type": "message", "role": "user", "content": content}))
@@ -105,3 +105,37 @@ def test_a_second_response_create_while_the_text_streams_is_refused() -> None:
     assert [e["error"]["code"] for e in errors] == ["conversation_already_has_active_response"]
     driver.run_until_idle()
     assert len(_timed(driver, "response.done")) == 1
+
+
+def test_the_first_word_waits_the_first_delta_delay_as_audio_does() -> None:
+    """A written reply started at once: a client's time to first token was 0 where the live model's (and
+    our spoken replies') is ``first_delta_delay_ms``. The message is announced with its first word."""
+    driver = _ask(50.0, first_delta_delay_ms=300)
+    driver.run_until_idle()
+    ((created_at, _),) = _timed(driver, "response.created")
+    (added_at, _), *_ = _timed(driver, "response.output_item.added")
+    (first_at, _), *_ = _timed(driver, "response.output_text.delta")
+    assert first_at - created_at == 300.0
+    assert added_at == first_at
+
+
+def test_a_cancel_before_the_first_word_adds_no_message() -> None:
+    driver = _ask(50.0, first_delta_delay_ms=300)
+    driver.advance(driver.now_ms + 100)
+    assert _timed(driver, "response.output_item.added") == []
+    driver.send(ce.ResponseCancel())
+    driver.run_until_idle()
+    (_, done), *_ = _timed(driver, "response.done")
+    assert done["response"]["status"] == "cancelled"
+    assert done["response"]["output"] == [] and done["response"]["usage"]["total_tokens"] == 0
+    assert _timed(driver, "response.output_text.delta") == []
+
+
+def test_unpaced_text_ignores_the_first_delta_delay() -> None:
+    """``text_tokens_per_s == 0`` (tests' unpaced output) writes the whole reply at once, as ``pace == 0``
+    sends audio as soon as it is made."""
+    driver = _ask(0.0, first_delta_delay_ms=300)
+    driver.run_until_idle()
+    ((created_at, _),) = _timed(driver, "response.created")
+    (first_at, _), *_ = _timed(driver, "response.output_text.delta")
+    assert first_at == created_at

@@ -19,12 +19,10 @@ byte, and costs ~25 µs a frame in C (docs/webrtc.md, "Ninth pass", measured bot
 from __future__ import annotations
 
 import asyncio
-import heapq
 import logging
 import os
 import socket
 import struct
-import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Protocol
@@ -32,6 +30,7 @@ from typing import Protocol
 from aiohttp import web
 
 from mockengine.rtc.media import FRAME_S
+from mockengine.rtc.stamp_clock import StampClock
 
 log = logging.getLogger("mockengine.webrtc")
 
@@ -113,75 +112,6 @@ def is_built() -> bool:
     except SidecarMissing:
         return False
     return True
-
-
-def _nothing() -> None:
-    pass
-
-
-class _Timer:
-    __slots__ = ("when", "callback", "cancelled")
-
-    def __init__(self, when: float, callback: Callable[[], None]) -> None:
-        self.when, self.callback, self.cancelled = when, callback, False
-
-    def cancel(self) -> None:
-        # A cancelled timer stays in the clock's heap until a batch stamped past it comes, and none
-        # comes once the last call has ended (the sidecar sends no batch then): its callback (a quiet
-        # timer's, bound to the call's decoder and through it to the whole call) is let go at once.
-        self.cancelled = True
-        self.callback = _nothing
-
-    def __lt__(self, other: _Timer) -> bool:
-        return self.when < other.when
-
-
-# A timer due within this of a batch's stamp runs with that batch (as an event loop runs a handle due
-# within its clock's resolution): a time computed as a sum of stamps can land a hair past the stamp it
-# means, and the timer then ran a whole batch later.
-CLOCK_RESOLUTION_S = 1e-6
-
-
-class StampClock:
-    """The microphones' clock on the pion plane: the time is the sidecar's stamp on the newest batch
-    (CLOCK_MONOTONIC, s), and timers set on it (the quiet timer's, rtc/inbound.py) run when a batch
-    stamped at or past their time is taken, before its packets.
-
-    On the loop's own clock a sidecar held back for over 100 ms (a busy machine) looked to the quiet
-    timer like a user who fell silent: silence was inserted mid-word before the held packets came
-    ("capital of France" was transcribed "capital of rans"). By the stamps, a late batch is late, not quiet.
-    """
-
-    def __init__(self) -> None:
-        self._now_s = time.monotonic()
-        self._timers: list[_Timer] = []
-
-    def time(self) -> float:
-        return self._now_s
-
-    def call_at(self, when: float, callback: Callable[[], None]) -> _Timer:
-        timer = _Timer(when, callback)
-        heapq.heappush(self._timers, timer)
-        return timer
-
-    def advance(self, now_s: float) -> None:
-        """Time is ``now_s`` (never going back): the timers due by then run, in their order. Timers
-        they set run at a later batch (as an event loop runs the callbacks set during an iteration in
-        the next): one re-armed for a time the float sum put a hair before ``now_s`` ran for good."""
-        timers = self._timers
-        self._now_s = max(self._now_s, now_s)
-        due = []
-        while timers and timers[0].when <= now_s + CLOCK_RESOLUTION_S:
-            due.append(heapq.heappop(timers))
-        for timer in due:
-            if not timer.cancelled:
-                try:
-                    timer.callback()
-                except Exception:
-                    log.exception("pion media plane: a microphone timer failed")
-        if len(timers) > 64 and sum(t.cancelled for t in timers) > len(timers) // 2:
-            self._timers = [t for t in timers if not t.cancelled]
-            heapq.heapify(self._timers)
 
 
 class PionPlane(asyncio.Protocol):
