@@ -387,6 +387,10 @@ class Conversation:
         self._changed = {}
         return [item for item in (changed or {}).values() if item._holder is self]
 
+    def holding(self, item_id: str) -> int:
+        """How many held items have ``item_id``."""
+        return len(self._by_id.get(item_id, ()))
+
     def items_from(self, index: int) -> list[Item]:
         """The items from position ``index`` on (the ones added at the end since a count of ``index``)."""
         return self._order[index:]
