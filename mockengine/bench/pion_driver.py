@@ -62,10 +62,14 @@ def write_packets(path: Path, packets: list[bytes]) -> None:
     path.write_bytes(b"".join(struct.pack("<H", len(p)) + p for p in packets))
 
 
-def pion_talking_calls(engine: Any, url: str, calls: int, seconds: float) -> LevelResult:
+def pion_talking_calls(
+    engine: Any, url: str, calls: int, seconds: float, stagger: bool = False
+) -> LevelResult:
     """``calls`` talking calls for ``seconds`` (whole loops of the clip) from one Go driver process;
     ``url`` is the engine's ``ws://host:port/v1/realtime`` (or any URL of its host and port), ``engine``
-    (a Probe, or None) gives the engine's CPU seconds. Raises RuntimeError when the driver fails."""
+    (a Probe, or None) gives the engine's CPU seconds; ``stagger``: call i starts i/calls of a loop into the
+    clip (the driver's ``-stagger``), so the calls' turns do not all end in one 20 ms tick. Raises
+    RuntimeError when the driver fails."""
     from mockengine.bench.webrtc_talk import question_clip
 
     clip = question_clip()
@@ -81,6 +85,7 @@ def pion_talking_calls(engine: Any, url: str, calls: int, seconds: float) -> Lev
             f"-seconds={seconds}",
             f"-packets={packets_path}",
             f"-onset-ms={clip.speech_onset_ms}",
+            *(["-stagger"] if stagger else []),
         ]
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert process.stdin is not None and process.stdout is not None

@@ -163,7 +163,13 @@ def _climb(ctx: BenchContext, plane: str, driver: str, probe: EngineProbe | None
     for level in args.webrtc_levels:
         try:
             row = measure_level(
-                probe, driver, url, level, args.webrtc_level_seconds, args.webrtc_calls_per_driver
+                probe,
+                driver,
+                url,
+                level,
+                args.webrtc_level_seconds,
+                args.webrtc_calls_per_driver,
+                stagger=args.webrtc_stagger,
             )
         except (RuntimeError, OSError, queue.Empty) as failure:
             # A driver that could not open its calls or report (a starved machine, an engine gone) ends
@@ -375,6 +381,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=positive(int),
         default=25,
         help="webrtc: talking calls per aiortc driver process (capacity levels)",
+    )
+    parser.add_argument(
+        "--webrtc-stagger",
+        action="store_true",
+        help="webrtc: the pion driver's calls start their clip loops spread over one loop, not all in the "
+        "same 20 ms frame (whose turns then all end in one tick of the engine: docs/cpu.md, sixteenth pass)",
     )
 
 

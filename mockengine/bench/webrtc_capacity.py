@@ -257,14 +257,21 @@ def http_base(url: str) -> str:
 
 
 def drive(
-    driver: str, probe: EngineProbe | None, url: str, calls: int, seconds: float, per_process: int
+    driver: str,
+    probe: EngineProbe | None,
+    url: str,
+    calls: int,
+    seconds: float,
+    per_process: int,
+    stagger: bool = False,
 ) -> Any:
     """``calls`` talking calls for ``seconds`` from ``driver`` (``pion`` or ``aiortc``; ``per_process``:
-    the aiortc driver's calls per process): a :class:`~mockengine.bench.webrtc_load.LevelResult`."""
+    the aiortc driver's calls per process; ``stagger``: the pion driver's calls spread their clip loops
+    over one loop): a :class:`~mockengine.bench.webrtc_load.LevelResult`."""
     if driver == "pion":
         from mockengine.bench.pion_driver import pion_talking_calls
 
-        return pion_talking_calls(probe, url, calls, seconds)
+        return pion_talking_calls(probe, url, calls, seconds, stagger=stagger)
     from mockengine.bench.webrtc_load import talking_calls
 
     return talking_calls(probe, url, calls, seconds, per_process)
@@ -275,7 +282,13 @@ def _per_call_s(value: float, call_s: float) -> float:
 
 
 def measure_level(
-    probe: EngineProbe | None, driver: str, url: str, calls: int, seconds: float, per_process: int
+    probe: EngineProbe | None,
+    driver: str,
+    url: str,
+    calls: int,
+    seconds: float,
+    per_process: int,
+    stagger: bool = False,
 ) -> dict[str, Any]:
     """One level: ``calls`` talking calls for ``seconds``, its figures as one JSON-ready dict: ``calls``,
     ``opened``, ``onsets`` (turns heard), ``onset_p95_ms``; for a level longer than
@@ -298,7 +311,7 @@ def measure_level(
         probe.reset()
         probe.sample_s = 60.0 if seconds > PER_MINUTE_AFTER_S else None
         probe.counts_url = base
-    run = drive(driver, probe, url, calls, seconds, per_process)
+    run = drive(driver, probe, url, calls, seconds, per_process, stagger)
     level_p95 = p95(run.onsets_ms)
     driver_ms = run.driver_ms_per_call_second
     row: dict[str, Any] = {

@@ -96,6 +96,9 @@ class Item:
         object.__setattr__(self, "_text", None)
         object.__setattr__(self, "_views", None)
         object.__setattr__(self, "_counted_by", None)
+        holder = self._holder
+        if holder is not None and holder._changed is not None:
+            holder._changed[id(self)] = self
 
     def token_counts(self, tokens: object) -> tuple[int, int, int] | None:
         """The (text, audio, image) tokens ``tokens`` counted for this item as it is now, or None
@@ -282,6 +285,11 @@ class Conversation:
         # at 1,000 items, 1.7 ms at 3,000).
         self._spilled_bytes = 0  # audio of held items in the spill file (immutable there)
         self._in_memory: dict[int, Item] = {}  # held items with audio in memory, by when they took it
+        # For a response's token count (context_window.FitLedger), which counts only what is new: bumped
+        # by every change but an item added at the end; and the held items changed since the ledger last
+        # took them (None until it first does, so a conversation no response reads keeps none).
+        self.revision = 0
+        self._changed: dict[int, Item] | None = None
 
     def __contains__(self, item_id: str) -> bool:
         return item_id in self._by_id
@@ -311,9 +319,12 @@ class Conversation:
             index = len(self._order)
         else:
             index = self._index_of(self._by_id[previous_item_id][-1]) + 1
+        if index != len(self._order):
+            self.revision += 1
         self._order.insert(index, item)
         self._by_id.setdefault(item.id, []).append(item)
         if item._holder is not None and item._holder is not self:
+            item._holder.revision += 1  # the item's changes are no longer seen there
             item._holder._let_go(item)
         object.__setattr__(item, "_holder", self)
         self._count_audio(item, item.audio, +1)
@@ -323,6 +334,7 @@ class Conversation:
         """Remove every item holding ``item_id`` (none: KeyError); returns them, oldest first."""
         removed = self._by_id.pop(item_id)
         self._order = [i for i in self._order if i.id != item_id]
+        self.revision += 1
         for item in removed:
             self._let_go(item)
         return removed
@@ -330,6 +342,7 @@ class Conversation:
     def remove(self, item: Item) -> None:
         """Remove this one item (the oldest-first eviction, which goes item by item)."""
         del self._order[self._index_of(item)]
+        self.revision += 1
         held = self._by_id[item.id]
         del held[next(n for n, i in enumerate(held) if i is item)]
         if not held:
@@ -366,6 +379,21 @@ class Conversation:
     def _let_go(self, item: Item) -> None:
         self._count_audio(item, item.audio, -1)
         object.__setattr__(item, "_holder", None)
+
+    def take_changed(self) -> list[Item]:
+        """The held items changed (``Item.changed``) since the last call; from the first call on, changes
+        are kept for the next."""
+        changed = self._changed
+        self._changed = {}
+        return [item for item in (changed or {}).values() if item._holder is self]
+
+    def holding(self, item_id: str) -> int:
+        """How many held items have ``item_id``."""
+        return len(self._by_id.get(item_id, ()))
+
+    def items_from(self, index: int) -> list[Item]:
+        """The items from position ``index`` on (the ones added at the end since a count of ``index``)."""
+        return self._order[index:]
 
     def find_call(self, call_id: str) -> Item | None:
         return next((i for i in self if i.type == "function_call" and i.call_id == call_id), None)

@@ -22,7 +22,7 @@ from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
 from mockengine.protocol.session_config import ServerVad
 from mockengine.realtime.context import SessionContext
-from mockengine.realtime.context_window import CONTEXT_LENGTH_EXCEEDED, ContextTooLong, Fitted, fit
+from mockengine.realtime.context_window import CONTEXT_LENGTH_EXCEEDED, ContextTooLong, FitLedger, Fitted, fit
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.effects import ListMcpTools, McpCallKey, McpListKey, Step, Think, Trace
 from mockengine.realtime.items import UNINTELLIGIBLE_CODE, ConversationItems
@@ -45,6 +45,7 @@ class Responses:
         self.items = items
         self.brain = brain
         self.tokens = tokens
+        self._ledger = FitLedger()
         self.active_id: str | None = None  # the default conversation's active response
         self.count = 0  # replies asked of the brain (its response_index)
         self.idle_deadline_ms: float | None = None  # server_vad idle_timeout_ms, armed after a reply
@@ -355,7 +356,9 @@ class Responses:
         responses leave them out too. Raises ContextTooLong."""
         truncation = self.ctx.config.get("truncation", "auto")
         out = self.ctx.out_of_context if remember else ()
-        fitted = fit(truncation, instructions, context, self.tokens, out)
+        # remember: ``context`` is the whole conversation, whose counts the ledger keeps between responses
+        ledger = (self._ledger, self.ctx.conversation) if remember else None
+        fitted = fit(truncation, instructions, context, self.tokens, out, ledger)
         if remember:
             self.ctx.out_of_context.update(fitted.dropped)
         return fitted

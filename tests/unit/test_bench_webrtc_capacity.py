@@ -36,7 +36,7 @@ def _climb_on_url(monkeypatch, capsys, outcomes: list) -> dict:
     """The climb against --url with measure_level replaced by ``outcomes`` in turn (a row or an error)."""
     given = iter(outcomes)
 
-    def measure(probe, driver, url, calls, seconds, per_process):
+    def measure(probe, driver, url, calls, seconds, per_process, stagger=False):
         outcome = next(given)
         if isinstance(outcome, BaseException):
             raise outcome

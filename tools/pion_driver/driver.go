@@ -219,6 +219,11 @@ func main() {
 	packetsPath := flag.String("packets", "", "the packet file (see the top of driver.go)")
 	onsetMs := flag.Float64("onset-ms", 0, "speech onset within the packets, ms")
 	concurrency := flag.Int("open-concurrency", 4, "calls opened at once")
+	// Without -stagger every call plays the clip from the same frame, so every call's speech ends in the
+	// same 20 ms tick and the engine takes all their turns (commit, transcript, response, reply start) in
+	// one batch: a stall every loop of the clip that no real crowd of callers makes (docs/cpu.md,
+	// "Sixteenth pass"). With it call i starts i/calls of a loop in, spreading the turns over the loop.
+	stagger := flag.Bool("stagger", false, "spread the calls' clip loops evenly over one loop")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("mockengine-pion-driver: ")
@@ -269,24 +274,32 @@ func main() {
 	onsets, onsetAt := []float64{}, []float64{}
 	onset := time.Duration(*onsetMs * float64(time.Millisecond))
 	loopDuration := time.Duration(loopFrames) * frameDuration
+	offsets := make([]int, len(opened))
+	if *stagger && len(opened) > 0 {
+		for i := range offsets {
+			offsets[i] = i * loopFrames / len(opened)
+		}
+	}
 	for frame := 0; ; frame++ {
 		due := began.Add(time.Duration(frame) * frameDuration)
 		if wait := time.Until(due); wait > 0 {
 			time.Sleep(wait)
 		}
-		index := frame % loopFrames
-		if index == 0 && frame > 0 {
-			for i, c := range opened {
+		for i, c := range opened {
+			// a call's loop ended: its onset, measured within that loop (a call's first, partial loop
+			// when staggered is not measured)
+			if (frame+offsets[i])%loopFrames == 0 && !loopStarts[i].IsZero() {
 				if at, ok := c.firstStarted(loopStarts[i], loopStarts[i].Add(loopDuration+frameDuration)); ok {
 					onsets = append(onsets, float64(at.Sub(loopStarts[i].Add(onset)))/float64(time.Millisecond))
 					onsetAt = append(onsetAt, at.Sub(began).Seconds())
 				}
 			}
-			if !due.Before(end) {
-				break
-			}
+		}
+		if frame%loopFrames == 0 && frame > 0 && !due.Before(end) {
+			break
 		}
 		for i, c := range opened {
+			index := (frame + offsets[i]) % loopFrames
 			if index == 0 {
 				loopStarts[i] = time.Now()
 			}
