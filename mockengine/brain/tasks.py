@@ -8,6 +8,8 @@ answers the task rather than the user's last words. ``answered`` gives that answ
 * classification ("Classify the user's request as story or question.", "Categorize the message into
   billing, technical or other.", "Respond with one of: yes, no."): one of the named labels as a bare word
   (as the instructions spell it), chosen from the newest user words (``_label``);
+* an open classification of a mood or sentiment ("Classify the user's mood in one word."): the feeling
+  said ("Happy"), else "Positive", "Negative" or "Neutral" (``_feeling``);
 * a title ("Give this conversation a title.", "Generate a short title for this chat."): a short noun
   phrase, title-cased, from the conversation's first user words ("Tell me a long story about a dragon."
   → "Long Story About a Dragon");
@@ -177,6 +179,11 @@ def _task(own: str, history: tuple[TurnView, ...], chat: bool) -> Reply | None:
     labels = _labels(own)
     if labels:
         return Reply(_label(labels, _newest_user_text(history)), rule="instructions.task.classify")
+    feeling = _asked(_OPEN_CLASSIFY, own) if not chat else None
+    # "Detect the user's mood and respond with empathy." is how to answer, no task
+    if feeling is not None and not _OTHER_TASK.search(_sentence_at(own, feeling)):
+        said = _newest_user_text(history)
+        return Reply(_feeling(said, feeling.group("what").lower()), rule="instructions.task.classify_open")
     title = _asked(_TITLE, own)
     if title is not None and (not chat or _OF_THE_CONVERSATION.search(_sentence_at(own, title))):
         return Reply(_title(history), rule="instructions.task.title")
@@ -422,6 +429,32 @@ def _polarity(said: str) -> tuple[bool, bool]:
                 positive, negative = negative, positive
             praised, complained = praised or positive, complained or negative
     return praised, complained
+
+
+# A classification of how the words feel that names no labels ("Classify the user's mood in one word.",
+# "Detect the sentiment of the message."): a model names one itself ("Happy", "Positive"). Realtime only
+# (a response's own instructions): a chat system message naming the mood is how to answer.
+_OPEN_CLASSIFY = re.compile(
+    _SET + r"\b(?:classify|categori[sz]e|label|tag|detect|identify|determine|assess|analy[sz]e|rate)\b"
+    r"[^.\n]*?\b(?P<what>sentiment|mood|emotion|feeling|tone)s?\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _feeling(said: str, what: str) -> str:
+    """The answer to an open classification of ``said``'s ``what`` (``_OPEN_CLASSIFY``): for a mood, an
+    emotion or a feeling, the first feeling word said not denied ("I am so happy today!" → "Happy"); else
+    "Positive", "Negative" or "Neutral" by its praise and complaint (``_polarity``)."""
+    praised, complained = _polarity(said)
+    if what != "sentiment":
+        for clause in _CLAUSES.split(said.lower()):
+            words = re.findall(r"[\w'-]+", clause)
+            for index, word in enumerate(words):
+                if word in wordlists.FEELINGS and not _DENIES & set(words[max(0, index - 3) : index]):
+                    return word.capitalize()
+    if complained:
+        return "Negative"
+    return "Positive" if praised else "Neutral"
 
 
 def _label(labels: list[str], said: str) -> str:

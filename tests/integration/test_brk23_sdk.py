@@ -101,3 +101,30 @@ async def test_the_reference_out_of_band_summary_of_a_referenced_item(engine) ->
         # A task the instructions set leaves out a request that repeats it: only the referenced words.
         again = await out_of_band("Summarize in one sentence.", "Summarize the above in one sentence.")
         assert said(again) == said(summary)
+
+
+async def test_an_out_of_band_mood_classification_without_labels(engine) -> None:
+    # "Classify the user's mood in one word." over an out-of-band input: a model names the mood; the
+    # participant answered "Sure. What else can I help you with?" (no labels named, no task read).
+    server = await engine()
+    client = AsyncOpenAI(api_key="sk-test", websocket_base_url=server.url)
+    async with client.realtime.connect(model="gpt-realtime") as conn:
+        await conn.session.update(session={"type": "realtime", "output_modalities": ["text"]})
+
+        async def classify(instructions: str, words: str) -> str:
+            content = [{"type": "input_text", "text": words}]
+            await conn.response.create(
+                response={
+                    "conversation": "none",
+                    "instructions": instructions,
+                    "metadata": {"response_purpose": "mood"},
+                    "output_modalities": ["text"],
+                    "input": [{"type": "message", "role": "user", "content": content}],
+                }
+            )
+            return said(await response_done(conn))
+
+        assert await classify("Classify the user's mood in one word.", "I am so happy today!") == "Happy"
+        sentiment = "Detect the sentiment of the message."
+        assert await classify(sentiment, "The app keeps crashing, this is terrible.") == "Negative"
+        assert await classify(sentiment, "What time is it?") == "Neutral"
