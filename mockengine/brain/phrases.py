@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from mockengine.brain import composing, facts, lexicon, names, utterance
+from mockengine.brain import composing, facts, lexicon, names, things, utterance
 from mockengine.brain.context import ContextEvent, QuestionContext
 
 ECHO_WORDS = 8
@@ -1180,26 +1180,68 @@ def _phrase_end(tokens: list[str]) -> int:
 # "what was my first question?", "what did I just ask you?", "which question did I ask before that?": the
 # user asks what they asked, as a model answers from its context (it was answered "You asked what was my
 # first question. I'm not sure, to be honest."). "first" picks the oldest question, anything else the newest.
+# "What did I ask" covers requests too: after "Book a table for four at 7 pm." a model says "You asked me to
+# book a table for four at 7 pm." (it quoted the question before the booking); "my … question" only questions.
 _ASKS_OWN_QUESTION = re.compile(
     r"\bwhat (?:was|were|is) my (?P<which>first|last|previous|earlier|latest) question\b"
     r"|\bwhat (?:question )?did I (?:just )?ask(?: you)?"
     r"(?: (?P<when>first|before|earlier|last|just now))?\s*[?.!]*$",
     re.IGNORECASE,
 )
+# Verbs an order opens with that the lexicon's action concepts do not hold ("tell me a joke", "set a timer").
+_ORDER_VERBS = frozenset(
+    ("tell", "give", "set", "turn", "call", "say", "help", "remind", "read", "make", "get", "take", "put",
+     "bring")
+)  # fmt: skip
+# The speaker's words as the listener says them back ("tell me a joke" → "tell you a joke").
+_SAID_BACK = {
+    "me": "you", "my": "your", "mine": "yours", "i": "you", "myself": "yourself", "us": "you", "our": "your"
+}  # fmt: skip
+
+
+def _order(said: str) -> str | None:
+    """The order ``said`` gives, from its verb on, without politeness or end punctuation and as said back
+    ("Please book a table for four." → "book a table for four"); None when the words open with no verb of
+    an order ("My name is Ada.", "I'd like a table")."""
+    verb = things.request_verb(said)
+    if verb is None or verb not in _ORDER_VERBS and lexicon.concept(verb) not in lexicon.ACTIONS:
+        return None
+    start = re.search(rf"(?<![\w'-]){re.escape(verb)}(?![\w'-])", said, re.IGNORECASE)
+    if start is None or not re.match(r"\s+\w", said[start.end() :]):
+        return None  # "Look, I'm tired.": no order
+    rest = said[start.start() :].rstrip(" .!")
+    return re.sub(
+        r"\b(?:me|my|mine|I|myself|us|our)\b",
+        lambda m: _SAID_BACK[m.group(0).lower()],
+        rest[:1].lower() + rest[1:],
+    )
 
 
 def _recalled_question(words: str, earlier: Sequence[str]) -> str | None:
     """The answer to "what was my first question?" / "what did I just ask?" from ``earlier`` (the user's
-    words before these, oldest first): the question quoted, or that none was asked; None for other words."""
+    words before these, oldest first): the question quoted, the order said back ("You asked me to book a
+    table …") when "what did I ask" finds one newer, or that none was asked; None for other words."""
     found = _ASKS_OWN_QUESTION.search(words)
     if found is None:
         return None
-    asked = [said.strip() for said in earlier if said.strip() and is_question(said)]
+    questions_only = found.group("which") is not None
+    asked = [
+        said.strip()
+        for said in earlier
+        if said.strip()
+        and (
+            is_question(said) or not questions_only and (utterance.requests(said) or _order(said) is not None)
+        )
+    ]
     if not asked:
         return "You haven't asked me anything yet."
     first = (found.group("which") or found.group("when") or "").lower() == "first"
     question = asked[0] if first else asked[-1]
     end = "" if question[-1] in ".?!" else "."
+    if not is_question(question):
+        order = _order(question)
+        told = f"me to {order}." if order is not None else f"“{question}”{end}"
+        return f"First you asked {told}" if first else f"You asked {told}"
     return f"Your first question was “{question}”{end}" if first else f"You asked “{question}”{end}"
 
 

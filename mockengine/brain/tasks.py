@@ -8,6 +8,8 @@ answers the task rather than the user's last words. ``answered`` gives that answ
 * classification ("Classify the user's request as story or question.", "Categorize the message into
   billing, technical or other.", "Respond with one of: yes, no."): one of the named labels as a bare word
   (as the instructions spell it), chosen from the newest user words (``_label``);
+* an open classification of a mood or sentiment ("Classify the user's mood in one word."): the feeling
+  said ("Happy"), else "Positive", "Negative" or "Neutral" (``_feeling``);
 * a title ("Give this conversation a title.", "Generate a short title for this chat."): a short noun
   phrase, title-cased, from the conversation's first user words ("Tell me a long story about a dragon."
   → "Long Story About a Dragon");
@@ -15,6 +17,8 @@ answers the task rather than the user's last words. ``answered`` gives that answ
   restated in the third person (the user's words, the assistant's first sentence).
 
 The response's input is what is read: the conversation, or the items its ``input`` names or holds.
+The task may be the newest item too, a user's message asking it of "the above" ("Summarize the above message
+in one sentence.", the API reference's out-of-band example): it is done on the items before it.
 
 A Chat Completions request sets such a task in its system or developer message, its only instructions:
 read as one when no tools are declared and, for a title or summary, when it is of the conversation or
@@ -141,25 +145,59 @@ def answered(request: ReplyRequest) -> Reply | None:
     # conversation or text only ("Summarize your answers briefly" is how to answer).
     chat = not own and request.channel == "chat" and not request.tools
     own = own or (request.instructions if chat else "")
-    if not own:
+    said = _task_said(request)
+    history = request.history[:-1] if said is not None else request.history
+    found = _task(own, history, chat) if own else None
+    if found is None and said is not None:
+        found = _task(said, history, chat=False)
+    return found
+
+
+# A user message that sets a task about the items before it: "Summarize the above message in one
+# sentence." (the out-of-band example of the API reference, after an item_reference). "Summarize our
+# conversation" said in the conversation is answered as words to the participant ("So far you've said …").
+_ABOUT_WHAT_CAME_BEFORE = re.compile(r"\b(?:above|preceding|foregoing)\b", re.IGNORECASE)
+
+
+def _task_said(request: ReplyRequest) -> str | None:
+    """The task the newest item sets when it is a user's typed message asking to classify, title or
+    summarise what came before it ("Summarize the above message in one sentence."): a model does the
+    task on the items before, as the API reference's out-of-band example expects (its ``input`` an
+    ``item_reference`` and that request, its own instructions "Provide a concise answer."). None when
+    tools are declared (a tool may do it) or the newest item is no such request."""
+    if request.tools or not request.history or request.history[-1].kind != "user_text":
         return None
+    words = request.history[-1].text.strip()
+    if not _ABOUT_WHAT_CAME_BEFORE.search(words) or phrases.is_question(words):
+        return None
+    asked = _labels(words) or _asked(_TITLE, words) or _asked(_SUMMARY, words)
+    return words if asked else None
+
+
+def _task(own: str, history: tuple[TurnView, ...], chat: bool) -> Reply | None:
+    """The answer to the task ``own`` sets (module doc) about ``history``; None when it sets none."""
     labels = _labels(own)
     if labels:
-        return Reply(_label(labels, _newest_user_text(request.history)), rule="instructions.task.classify")
+        return Reply(_label(labels, _newest_user_text(history)), rule="instructions.task.classify")
+    feeling = _asked(_OPEN_CLASSIFY, own) if not chat else None
+    # "Detect the user's mood and respond with empathy." is how to answer, no task
+    if feeling is not None and not _OTHER_TASK.search(_sentence_at(own, feeling)):
+        said = _newest_user_text(history)
+        return Reply(_feeling(said, feeling.group("what").lower()), rule="instructions.task.classify_open")
     title = _asked(_TITLE, own)
     if title is not None and (not chat or _OF_THE_CONVERSATION.search(_sentence_at(own, title))):
-        return Reply(_title(request.history), rule="instructions.task.title")
+        return Reply(_title(history), rule="instructions.task.title")
     summary = _asked(_SUMMARY, own)
     if summary is not None and (not chat or _OF_THE_CONVERSATION.search(_sentence_at(own, summary))):
         limit = _word_limit(own, _sentence_at(own, summary))
         if limit is not None:
-            return Reply(_summary_in_words(request.history, limit), rule="instructions.task.summary_words")
+            return Reply(_summary_in_words(history, limit), rule="instructions.task.summary_words")
         sentences = _sentence_limit(own, _sentence_at(own, summary))
         if sentences is not None:
             return Reply(
-                _summary_in_sentences(request.history, sentences), rule="instructions.task.summary_sentences"
+                _summary_in_sentences(history, sentences), rule="instructions.task.summary_sentences"
             )
-        return Reply(_summary(request.history), rule="instructions.task.summary")
+        return Reply(_summary(history), rule="instructions.task.summary")
     return None
 
 
@@ -391,6 +429,32 @@ def _polarity(said: str) -> tuple[bool, bool]:
                 positive, negative = negative, positive
             praised, complained = praised or positive, complained or negative
     return praised, complained
+
+
+# A classification of how the words feel that names no labels ("Classify the user's mood in one word.",
+# "Detect the sentiment of the message."): a model names one itself ("Happy", "Positive"). Realtime only
+# (a response's own instructions): a chat system message naming the mood is how to answer.
+_OPEN_CLASSIFY = re.compile(
+    _SET + r"\b(?:classify|categori[sz]e|label|tag|detect|identify|determine|assess|analy[sz]e|rate)\b"
+    r"[^.\n]*?\b(?P<what>sentiment|mood|emotion|feeling|tone)s?\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _feeling(said: str, what: str) -> str:
+    """The answer to an open classification of ``said``'s ``what`` (``_OPEN_CLASSIFY``): for a mood, an
+    emotion or a feeling, the first feeling word said not denied ("I am so happy today!" → "Happy"); else
+    "Positive", "Negative" or "Neutral" by its praise and complaint (``_polarity``)."""
+    praised, complained = _polarity(said)
+    if what != "sentiment":
+        for clause in _CLAUSES.split(said.lower()):
+            words = re.findall(r"[\w'-]+", clause)
+            for index, word in enumerate(words):
+                if word in wordlists.FEELINGS and not _DENIES & set(words[max(0, index - 3) : index]):
+                    return word.capitalize()
+    if complained:
+        return "Negative"
+    return "Positive" if praised else "Neutral"
 
 
 def _label(labels: list[str], said: str) -> str:
