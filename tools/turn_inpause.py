@@ -1,13 +1,15 @@
-"""Round 17 (issue 18): the unchanged semantic_vad detector on mid-thought pauses spoken inside the
+"""Rounds 17-18 (issue 18): the unchanged semantic_vad detector on mid-thought pauses spoken inside the
 sentence (``synthesis="inside"``) against the same items spoken as separate utterances (the corpus as
 scored in every round). Measurement only; prints, per mode, the bench's category table and the prosody
 cues (``measure_prosody``) of the speech before each pause.
 
-Items: the split's mid-thought items spoken by espeak voices (the only ones the mode changes), every one
-or a hashed sample (``--sample N``: items whose sha256(id) % N == 0); ``--finished N`` adds a hashed
-1/N sample of the finished items (byte-identical in both modes, so run once).
+Items: the split's mid-thought items spoken by the chosen engines' voices (``--engine``: espeak, as
+round 17 ran, piper since round 18, or both; the default), every one or a hashed sample (``--sample N``:
+items whose sha256(id) % N == 0). A piper item the mode could not cut between its words (its label's
+``inside_skipped``, ~2 %) is left out of both modes, so both score the same items. ``--finished N``
+adds a hashed 1/N sample of the finished items (byte-identical in both modes, so run once).
 
-    PYTHONPATH=$PWD python tools/turn_inpause.py heldout_r10 [--sample 2] [--finished 3]
+    PYTHONPATH=$PWD python tools/turn_inpause.py heldout_r10 [--engine piper] [--sample 2] [--finished 3]
 """
 
 from __future__ import annotations
@@ -67,26 +69,36 @@ def main() -> int:
         "--cuts", action="store_true", help="print each pause cut at high (burned splits only)"
     )
     parser.add_argument("--high-only", action="store_true", help="run the high eagerness only")
+    parser.add_argument("--engine", choices=("espeak", "piper", "all"), default="all")
     args = parser.parse_args()
+    engines = ("espeak", "piper") if args.engine == "all" else (args.engine,)
+    loaded = {mode: load(args.split, synthesis=mode) for mode in ("separate", "inside")}
+    skipped = {label["id"] for label in loaded["inside"][1] if "inside_skipped" in label}
+    for label in loaded["inside"][1]:
+        if label["id"] in skipped:
+            print(f"   left out (not cut inside): {label['id']}: {label['inside_skipped']}")
     chosen: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
-    for mode in ("separate", "inside"):
-        directory, labels = load(args.split, synthesis=mode)
+    for mode, (directory, labels) in loaded.items():
         picked = [
             label
             for label in labels
             if label["kind"] == "trailing"
-            and label["voice"].startswith("espeak:")
+            and label["voice"].split(":")[0] in engines
+            and label["id"] not in skipped
             and _sampled(label, args.sample)
         ]
         chosen[mode] = [(directory, label) for label in picked]
     for mode in ("separate", "inside"):
         print(
-            f"\n== {args.split}, mid-thought pauses of espeak voices spoken {mode}: {len(chosen[mode])} clips"
+            f"\n== {args.split}, mid-thought pauses of {'+'.join(engines)} voices spoken {mode}: "
+            f"{len(chosen[mode])} clips"
         )
-        for style in ("separate", "continuing", None):
+        for engine, style in [(e, s) for e in engines for s in ("separate", "continuing", None)]:
             cues: dict[str, list[float]] = {"pitch": [], "lengthening": [], "decay": []}
             for directory, label in chosen[mode]:
                 if style is not None and label["style"] != style:
+                    continue
+                if not label["voice"].startswith(engine + ":"):
                     continue
                 prosody = measure_prosody(read_pcm(directory, label), label["segments"][0]["end_ms"])
                 for key, value in (
@@ -98,7 +110,8 @@ def main() -> int:
                         cues[key].append(value)
             for key, values in cues.items():
                 print(
-                    f"   prosody before the pause, style {style or 'all'}, {key}: {_quantiles(values)}; "
+                    f"   prosody before the pause, {engine}, style {style or 'all'}, {key}: "
+                    f"{_quantiles(values)}; "
                     f"cue fires {FIRES[key](values)}"
                 )
         sys.stdout.flush()
@@ -124,11 +137,15 @@ def main() -> int:
                     )
         print(f"\n== detector, pauses spoken {mode} ({time.perf_counter() - started:.0f} s)")
         print_table(f"{args.split} [{mode}]", category_table(results), "burned")
-        for style in ("separate", "continuing"):
-            only = [(label, outcome) for label, outcome in results if label["style"] == style]
+        for engine, style in [(e, s) for e in engines for s in ("separate", "continuing", None)]:
+            only = [
+                (label, outcome)
+                for label, outcome in results
+                if label["style"] == (style or label["style"]) and label["voice"].startswith(engine + ":")
+            ]
             table = category_table(only)
             print(
-                f"   style {style}: "
+                f"   {engine}, style {style or 'all'}: "
                 + ", ".join(
                     f"{e} {table[e]['all mid-thought']['cut']}/{table[e]['all mid-thought']['counted']}"
                     for e in ("high", "medium", "low")

@@ -140,8 +140,8 @@ def plan(directory: Path = PACKAGE_DIR) -> list[dict[str, Any]]:
 def _items(split: Split, synthesis: str = "separate") -> list[dict[str, Any]]:
     """Each text twice, by two voices in turn; round 1's ids index the whole round-1 list, so ``tune``
     and ``heldout`` keep the ids they always had. ``synthesis="inside"`` marks each mid-thought item
-    spoken by an espeak voice ``"synthesis": "inside"`` (see ``speech.SYNTHESIS_MODES``); piper items
-    and the default ("separate") carry no such field, so the default plan is unchanged."""
+    ``"synthesis": "inside"`` (see ``speech.SYNTHESIS_MODES``; espeak and, since round 18, piper
+    voices); the default ("separate") carries no such field, so the default plan is unchanged."""
     texts = _texts(round1) if split.round == 1 else split.texts
     items = []
     for index, text in enumerate(texts):
@@ -163,7 +163,7 @@ def _items(split: Split, synthesis: str = "separate") -> list[dict[str, Any]]:
                     "split": split.name,
                 }
             )
-            if synthesis == "inside" and kind == "trailing" and voice.engine == "espeak":
+            if synthesis == "inside" and kind == "trailing":
                 items[-1]["synthesis"] = "inside"
     return items
 
