@@ -30,7 +30,7 @@ from mockengine.realtime.turn_scoring import (
     RISING_ST_PER_S,
 )
 from mockengine.turn_corpus import load, read_pcm
-from mockengine.turn_eval import CachingTranscriber, run_utterance
+from mockengine.turn_eval import MAX_WAIT_MS, CachingTranscriber, run_utterance
 
 
 def _sampled(label: dict[str, Any], every: int) -> bool:
@@ -70,6 +70,12 @@ def main() -> int:
     )
     parser.add_argument("--high-only", action="store_true", help="run the high eagerness only")
     parser.add_argument("--engine", choices=("espeak", "piper", "all"), default="all")
+    parser.add_argument(
+        "--paired",
+        action="store_true",
+        help="run each clip in both modes in turn and print a line per outcome as it comes (a run cut "
+        "short still compares the same clips)",
+    )
     args = parser.parse_args()
     engines = ("espeak", "piper") if args.engine == "all" else (args.engine,)
     loaded = {mode: load(args.split, synthesis=mode) for mode in ("separate", "inside")}
@@ -120,6 +126,9 @@ def main() -> int:
     from mockengine.engines.stt import WhisperTranscriber
 
     transcriber = CachingTranscriber(WhisperTranscriber())
+    if args.paired:
+        _paired(chosen, transcriber, SEMANTIC[:1] if args.high_only else SEMANTIC)
+        return 0
     for mode in ("separate", "inside"):
         started = time.perf_counter()
         results = []
@@ -164,6 +173,34 @@ def main() -> int:
         print(f"\n== finished turns (identical clips in both modes), 1/{args.finished} hashed sample")
         print_table(args.split, category_table(results), "burned")
     return 0
+
+
+def _paired(chosen: dict[str, list[tuple[Any, dict[str, Any]]]], transcriber: Any, configs: Any) -> None:
+    """Each clip in both modes in turn; a line per outcome (``P mode id engine style eagerness counted
+    cut heard``) and running totals of the pauses counted (shorter than the eagerness's maximum wait)."""
+    totals: dict[tuple[str, str, str], list[int]] = {}
+    pairs = sorted(
+        zip(chosen["separate"], chosen["inside"], strict=True),
+        key=lambda pair: hashlib.sha256(pair[0][1]["id"].encode()).digest(),
+    )  # in hashed order, so a run stopped early has scored a sample of every category
+    for (sep_dir, sep_label), (in_dir, in_label) in pairs:
+        assert sep_label["id"] == in_label["id"]
+        for mode, directory, label in (("separate", sep_dir, sep_label), ("inside", in_dir, in_label)):
+            pcm = read_pcm(directory, label)
+            for config in configs:
+                outcome = run_utterance(label, pcm, config, transcriber, measured_latency=True)
+                eagerness = outcome.config.split()[-1]
+                counted = (label["pause_ms"] or 0) < MAX_WAIT_MS[eagerness]
+                tally = totals.setdefault((label["voice"].split(":")[0], mode, eagerness), [0, 0])
+                tally[0] += counted and outcome.was_cut_off
+                tally[1] += counted
+                print(
+                    f"P {mode} {label['id']} {label['voice']} {label['style']} {eagerness} {int(counted)} "
+                    f"{int(outcome.was_cut_off)} {outcome.transcript!r}",
+                    flush=True,
+                )
+    for key, (cut, counted) in sorted(totals.items()):
+        print(f"   total {' '.join(key)}: cut {cut}/{counted}")
 
 
 if __name__ == "__main__":
