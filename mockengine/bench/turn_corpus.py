@@ -17,8 +17,8 @@ appends become in a session; whisper then hears narrowband audio and decodes it 
 ``MOCKENGINE_NARROWBAND_BEAM_SIZE`` beams (the ``serve`` setting; 1 is greedy).
 
 Pause synthesis (``MOCKENGINE_BENCH_TURN_PAUSE_SYNTHESIS=inside``, :data:`SYNTHESIS_ENV`): the
-mid-thought items of espeak voices are spoken as one sentence with the pause inside it (round 17;
-``turn_corpus.speech.SYNTHESIS_MODES``) instead of as two utterances; piper items are unchanged.
+mid-thought items are spoken as one sentence with the pause inside it (espeak voices since round 17,
+piper voices since round 18; ``turn_corpus.speech.SYNTHESIS_MODES``) instead of as two utterances.
 
 Splits: every split of ``turn_corpus.splits()`` (round 1's ``tune`` and ``heldout``, then any
 ``dev_r<N>`` / ``heldout_r<N>`` module found in the package), each printed with its status: tuned on,

@@ -8,9 +8,12 @@ piper joe voice at several length scales). A mid-thought first part is either sp
 (``style="separate"``: a synthetic voice closes it with a falling, final intonation, the hard case) or
 with a trailing comma (``style="continuing"``: continuation intonation); the style is picked by hash.
 Either way the two parts are spoken as separate utterances joined by silence. Round 17's option
-``synthesis="inside"`` (:func:`build`, :func:`load`) speaks an espeak voice's mid-thought item as one
-sentence with an SSML break where the pause is, so the words before the pause keep sentence-internal
-intonation; the default ("separate") is the corpus as every round scored it.
+``synthesis="inside"`` (:func:`build`, :func:`load`) speaks a mid-thought item as one sentence cut
+where the pause goes, so the words before the pause keep sentence-internal intonation: an espeak voice
+with an SSML break there (round 17), a piper voice without one, cut where piper's phoneme alignment
+ends the first part's last word (round 18; needs the ``onnx`` package, the ``bench`` extra; the ~2 %
+of piper items whose words run across the cut, "should have", are spoken separate and say so). The
+default ("separate") is the corpus as every round scored it.
 
 Splits, all fixed before the tuning they serve:
 
@@ -140,8 +143,8 @@ def plan(directory: Path = PACKAGE_DIR) -> list[dict[str, Any]]:
 def _items(split: Split, synthesis: str = "separate") -> list[dict[str, Any]]:
     """Each text twice, by two voices in turn; round 1's ids index the whole round-1 list, so ``tune``
     and ``heldout`` keep the ids they always had. ``synthesis="inside"`` marks each mid-thought item
-    spoken by an espeak voice ``"synthesis": "inside"`` (see ``speech.SYNTHESIS_MODES``); piper items
-    and the default ("separate") carry no such field, so the default plan is unchanged."""
+    ``"synthesis": "inside"`` (see ``speech.SYNTHESIS_MODES``; espeak and, since round 18, piper
+    voices); the default ("separate") carries no such field, so the default plan is unchanged."""
     texts = _texts(round1) if split.round == 1 else split.texts
     items = []
     for index, text in enumerate(texts):
@@ -163,7 +166,7 @@ def _items(split: Split, synthesis: str = "separate") -> list[dict[str, Any]]:
                     "split": split.name,
                 }
             )
-            if synthesis == "inside" and kind == "trailing" and voice.engine == "espeak":
+            if synthesis == "inside" and kind == "trailing":
                 items[-1]["synthesis"] = "inside"
     return items
 
@@ -182,8 +185,8 @@ def build(
     split: str, cache_root: Path = CACHE_ROOT, directory: Path = PACKAGE_DIR, synthesis: str = "separate"
 ) -> Path:
     """Make (once) and return the directory holding one split's clips and its ``labels.json``;
-    ``synthesis`` ("separate" or "inside", see ``speech.SYNTHESIS_MODES``): how mid-thought pauses of
-    espeak voices are spoken (a different plan, so a different cache directory).
+    ``synthesis`` ("separate" or "inside", see ``speech.SYNTHESIS_MODES``): how mid-thought pauses
+    are spoken (a different plan, so a different cache directory).
 
     Raises FileNotFoundError with a clear message when espeak-ng is not installed, KeyError for an
     unknown split, ValueError for an unknown synthesis mode."""
@@ -199,7 +202,22 @@ def build(
     cache_root.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(dir=cache_root))
     synth = Synthesizer()
-    labels = [make_clip(item, synth, work) for item in items]
+    # Items the mode leaves alone (no "synthesis" field) are the default plan's items, so their clips
+    # are the default build's bytes: copied from it when it is cached (an "inside" build then makes
+    # only the mid-thought clips).
+    default = cache_root / f"{split}-{_fingerprint(_items(chosen))}" / "labels.json"
+    made = (
+        {label["id"]: label for label in json.loads(default.read_text())}
+        if synthesis != "separate" and default.exists()
+        else {}
+    )
+    labels = []
+    for item in items:
+        if "synthesis" not in item and item["id"] in made:
+            shutil.copyfile(default.parent / made[item["id"]]["file"], work / made[item["id"]]["file"])
+            labels.append(made[item["id"]])
+        else:
+            labels.append(make_clip(item, synth, work))
     (work / "labels.json").write_text(json.dumps(labels, indent=1) + "\n")
     shutil.rmtree(target, ignore_errors=True)
     shutil.move(str(work), str(target))

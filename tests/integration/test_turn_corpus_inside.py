@@ -1,5 +1,6 @@
 """Round 17: a mid-thought pause spoken inside the sentence (``"synthesis": "inside"``): one espeak-ng
-SSML utterance with a ``<break>``, cut at the break and joined by exactly the labelled silence. The
+SSML utterance with a ``<break>``, cut at the break and joined by exactly the labelled silence (piper
+voices, round 18: ``test_turn_corpus_inside_piper.py``). The
 default plan and its clips are unchanged (``test_turn_corpus.py`` checks the cached bytes)."""
 
 from __future__ import annotations
@@ -35,16 +36,15 @@ def _clip(item: dict, tmp_path, name: str) -> tuple[dict, np.ndarray]:
     return label, np.frombuffer(read_pcm(work, label), dtype="<i2")
 
 
-def test_the_default_plan_is_unchanged_and_inside_marks_only_espeak_mid_thought_items():
+def test_the_default_plan_is_unchanged_and_inside_marks_every_mid_thought_item():
     for split in splits():
         default = _items(split)
         assert not any("synthesis" in item for item in default)
         assert _items(split, "separate") == default
         inside = _items(split, "inside")
         marked = [item for item in inside if "synthesis" in item]
-        assert marked and all(
-            item["kind"] == "trailing" and item["voice"].startswith("espeak:") for item in marked
-        )
+        assert marked == [item for item in inside if item["kind"] == "trailing"]
+        assert {item["voice"].split(":")[0] for item in marked} == {"espeak", "piper"}
         assert [{k: v for k, v in item.items() if k != "synthesis"} for item in inside] == default
         assert _fingerprint(inside) != _fingerprint(default)  # its own cache directory
 
@@ -90,9 +90,9 @@ def test_separate_is_the_default_and_unchanged(tmp_path):
     assert samples.tobytes() == named_samples.tobytes()
 
 
-def test_inside_refuses_piper_voices_and_unknown_modes(tmp_path):
-    with pytest.raises(ValueError, match="espeak voice"):
-        make_clip({**ITEM, "voice": "piper:joe@1", "synthesis": "inside"}, Synthesizer(), tmp_path)
+def test_inside_refuses_unknown_modes_and_other_than_two_parts(tmp_path):
+    with pytest.raises(ValueError, match="two parts, not 3"):
+        make_clip({**ITEM, "parts": ["a", "b", "c"], "synthesis": "inside"}, Synthesizer(), tmp_path)
     with pytest.raises(ValueError, match="choose from separate, inside"):
         make_clip({**ITEM, "synthesis": "joined"}, Synthesizer(), tmp_path)
     with pytest.raises(ValueError, match="choose from separate, inside"):
