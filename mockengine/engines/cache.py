@@ -284,7 +284,10 @@ class CachingTranscriber:
         lead = leading_silence(pcm16_24k)
         if lead >= len(pcm16_24k):
             return None  # all silence: no speech to recognise
-        found = self.trims.get(self._key(memoryview(pcm16_24k)[lead:], language, prompt))
+        # A microphone's audio seldom starts on exact zeros: then the key already hashed is the trimmed one,
+        # and a miss costs the event loop no second hash of the turn.
+        trimmed = key if lead == 0 else self._key(memoryview(pcm16_24k)[lead:], language, prompt)
+        found = self.trims.get(trimmed)
         if found is None:
             return None
         stored, stored_lead = found
