@@ -13,6 +13,15 @@ no earlier round used (:data:`NEW_VOICES`): espeak-ng ``en-gb+m6`` (British Engl
 words a minute and piper ``joe`` at length scale 1.45, slower than any earlier setting. Score this split
 once, at the end of round 12; never look at its per-case results while tuning.
 
+Scored once, 2026-12-07 05:06-05:55 UTC, by the integrator with the detector of main 2de737a0 (round 8's
+detector: no default changed since), mid-thought parts spoken separately as every round scored them,
+load average 5-21: mid-thought pauses cut at high 19/369 (5.1 %; lists 8/61, articles 4/61, openers
+4/62, conjunctions 2/62, prepositions 1/64, fillers 0/59), at medium 22/432 (5.1 %), at low 1/432
+(0.2 %). Finished turns at high, median speech end -> speech_stopped: complete statements 362 ms,
+questions 256 ms, all finished 354 ms; every finished turn within the eagerness's max wait (332/332 at
+each eagerness). Cost: 2,169 whisper calls, median 809 ms, p95 1,646 ms (loaded machine). Over the five
+sealed splits the same detector cut 123 of 1,791 pauses at high (6.9 %). Burned from round 13 on.
+
 Counts: COMPLETE 88, QUESTIONS 46, ONE_WORD 32, MID_THOUGHT 216 (article 36, preposition 36,
 conjunction 36, filler 36, list 36, opener 36); 382 texts in all.
 
