@@ -239,7 +239,7 @@ def bench_turn_corpus(ctx: Any) -> None:
     print(
         "\nsemantic_vad on the turn corpus (issue 18; espeak-ng and piper voices; pauses heard by whisper "
         f"{'tiny.en' if pauses is transcriber else turn_model} on this machine, {heard}; mid-thought pauses "
-        f"of espeak voices synthesized {synthesis}; timings are noisy on a shared machine):"
+        f"spoken {synthesis}; timings are noisy on a shared machine):"
     )
     chosen = [name for name in os.environ.get(SPLITS_ENV, "").split(",") if name]
     for split in splits():
