@@ -100,6 +100,9 @@ class GatedBrain:
 async def gated(aiohttp_server, resources):
     """``(base URL, gate)``: a server whose brains wait at ``gate`` before answering the big turn."""
     resources = dataclasses.replace(resources)
+    # A reply's first delta (and its message's announcement) at once when the reply is ready, so the
+    # order of the reply's output item and a message held meanwhile shows where the held one was handled.
+    resources.settings = dataclasses.replace(resources.settings, first_delta_delay_ms=0)
     real = resources.brain
     gate = Gate()
     resources.brain = lambda seed, **hints: GatedBrain(real(seed, **hints), gate)  # type: ignore[method-assign]
