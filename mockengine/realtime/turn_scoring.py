@@ -146,7 +146,7 @@ FUNCTION_ENDINGS = (
 FUNCTION_ENDING_WEIGHT = -0.5
 DEMONSTRATIVE_WEIGHT = -1.0  # round 4: a final "that" (0 of 396 finished ends, 25 of 491 mid-thought pauses)
 # Round 19: "this" / "these" / "those" too ("I sit next to this | bloke"): on the five burned splits
-# (heldout_r8..r12) 13 mid-thought pauses cut at high ended so and no finished statement did.
+# (heldout_r8..r12) 12 mid-thought pauses cut at high ended so and no finished statement did.
 DEMONSTRATIVES = frozenset({"that", "this", "these", "those"})
 FRONTED_WEIGHT = -1.0  # round 8: "The way I see it.", "From what she told me.", "You know what?"
 FRONTED_MAX_WORDS = 6

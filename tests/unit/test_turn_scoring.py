@@ -292,7 +292,7 @@ def test_a_sentence_closed_on_that_is_contested(text):
 )
 def test_a_sentence_closed_on_this_these_or_those_is_contested(text):
     """Round 19: "I sit next to this | bloke": the demonstrative's noun is still to come. On the five
-    burned splits (r8-r12) 13 mid-thought pauses cut at high ended so, and no finished statement."""
+    burned splits (r8-r12) 12 mid-thought pauses cut at high ended so, and no finished statement."""
     verdict = score_turn(TurnEvidence(text, speech_end(timed(text)), timed(text)), "high")
     assert "demonstrative_ending" in cue_names(verdict)
     assert verdict.completeness is not Completeness.COMPLETE or verdict.is_contested
