@@ -40,7 +40,7 @@ def main(split: str, eagerness: str | None = None, only: tuple[str, ...] = ()) -
     if eagerness:
         bench.SEMANTIC = tuple(c for c in semantic if c.endswith(" " + eagerness))
     if only:
-        bench.load = lambda name: _only(load(name), only)  # type: ignore[assignment]
+        bench.load = lambda name, **kw: _only(load(name, **kw), only)  # type: ignore[assignment]
 
     def keeping(*args: Any, **kwargs: Any) -> list[tuple[dict[str, Any], Any]]:
         results = evaluate(*args, **kwargs)

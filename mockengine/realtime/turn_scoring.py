@@ -33,7 +33,8 @@ cue                         evidence                                            
 ``misheard``                (round 4) replaces ``last_word`` when the doubt reads  half ``last_word``'s
                             as a misheard finished sentence (:func:`_misheard`)
 ``demonstrative_ending``    (round 4) a closed sentence ends on "that" (a cut-off  ``DEMONSTRATIVE_WEIGHT``
-                            "the", or a noun to come)
+                            "the", or a noun to come); round 19: or on "this",
+                            "these", "those" ("I sit next to this.")
 ``short_list``              (round 4) it ends on two short list items, no "and"    :data:`SHORT_LIST_WEIGHT`
 ``fronted_clause``          (round 8) only a fronted clause, no main clause: "The  :data:`FRONTED_WEIGHT`
                             way I remember it.", "From what she told me."
@@ -144,6 +145,9 @@ FUNCTION_ENDINGS = (
 )
 FUNCTION_ENDING_WEIGHT = -0.5
 DEMONSTRATIVE_WEIGHT = -1.0  # round 4: a final "that" (0 of 396 finished ends, 25 of 491 mid-thought pauses)
+# Round 19: "this" / "these" / "those" too ("I sit next to this | bloke"): on the five burned splits
+# (heldout_r8..r12) 12 mid-thought pauses cut at high ended so and no finished statement did.
+DEMONSTRATIVES = frozenset({"that", "this", "these", "those"})
 FRONTED_WEIGHT = -1.0  # round 8: "The way I see it.", "From what she told me.", "You know what?"
 FRONTED_MAX_WORDS = 6
 PRE_ANNOUNCEMENTS = (("you", "know", "what"), ("do", "you", "know", "what"), ("guess", "what"))
@@ -330,18 +334,14 @@ def _ending_word_cues(text: str) -> list[Cue]:
 def _demonstrative_cue(text: str) -> list[Cue]:
     """``demonstrative_ending``: a sentence whisper closed on "that" ("I was going to ask you about
     that.", "Could you grab that?", "She said that."): whisper's usual hearing of a cut-off "the", or a
-    demonstrative / complementizer whose noun or clause is still to come. A wh-question may end on it
-    ("Who said that?")."""
+    demonstrative / complementizer whose noun or clause is still to come; since round 19 also on
+    "this", "these", "those" ("I sit next to this.", "We all wore these."), whose noun is to come. A
+    wh-question may end on it ("Who said that?", "Whose is this?")."""
     words = _WORDS.findall(text.lower())
-    if len(words) < 2 or words[-1] != "that" or words[0] in WH_WORDS | WH_CONTRACTIONS:
+    if len(words) < 2 or words[-1] not in DEMONSTRATIVES or words[0] in WH_WORDS | WH_CONTRACTIONS:
         return []
-    return [
-        Cue(
-            "demonstrative_ending",
-            DEMONSTRATIVE_WEIGHT,
-            "ends on 'that' (a cut-off 'the', or its noun to come)",
-        )
-    ]
+    heard = "a cut-off 'the', or its noun to come" if words[-1] == "that" else "its noun to come"
+    return [Cue("demonstrative_ending", DEMONSTRATIVE_WEIGHT, f"ends on {words[-1]!r} ({heard})")]
 
 
 def _fronted_cue(text: str) -> list[Cue]:

@@ -286,7 +286,21 @@ def test_a_sentence_closed_on_that_is_contested(text):
     assert verdict.completeness is not Completeness.COMPLETE or verdict.is_contested
 
 
-@pytest.mark.parametrize("text", ["Who said that?", "I really like that song."])
+@pytest.mark.parametrize(
+    "text",
+    ["I sit next to this.", "My instructor had this.", "We all wore these.", "Can you grab those?"],
+)
+def test_a_sentence_closed_on_this_these_or_those_is_contested(text):
+    """Round 19: "I sit next to this | bloke": the demonstrative's noun is still to come. On the five
+    burned splits (r8-r12) 12 mid-thought pauses cut at high ended so, and no finished statement."""
+    verdict = score_turn(TurnEvidence(text, speech_end(timed(text)), timed(text)), "high")
+    assert "demonstrative_ending" in cue_names(verdict)
+    assert verdict.completeness is not Completeness.COMPLETE or verdict.is_contested
+
+
+@pytest.mark.parametrize(
+    "text", ["Who said that?", "Whose is this?", "I really like that song.", "Try these ones."]
+)
 def test_a_wh_question_or_a_noun_after_that_is_not_contested_by_it(text):
     verdict = score_turn(TurnEvidence(text, speech_end(timed(text)), timed(text)), "high")
     assert "demonstrative_ending" not in cue_names(verdict)
