@@ -58,6 +58,11 @@ class SessionContext:
     # User audio items still being transcribed, by wait key (``await_transcript``). A result applies
     # only to the very item it was asked for (the client may delete an item or reuse its id meanwhile).
     pending_transcripts: dict[str, Item] = field(default_factory=dict)
+    # Client items whose text is long enough that counting its tokens would hold the event loop
+    # (``ConversationItems.from_wire``): a response thinking aside has them counted off the loop first
+    # (``effects.CountTexts``). Dropped once counted, or once neither the conversation nor a response
+    # holds them.
+    long_texts: list[Item] = field(default_factory=list)
     # Ids of the conversation items truncation dropped from the model's context (``context_window.fit``):
     # they stay in the conversation but no later response reads them.
     out_of_context: set[str] = field(default_factory=set)

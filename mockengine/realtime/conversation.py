@@ -210,6 +210,11 @@ class Item:
             object.__setattr__(self, "_text", self._words())
         return self._text  # type: ignore[return-value]
 
+    def text_is_longer_than(self, chars: int) -> bool:
+        """Whether :meth:`text` has more than ``chars`` characters. Keeps nothing: a field assigned
+        afterwards marks no change of the item (as after :meth:`text`)."""
+        return len(self._text if self._text is not None else self._words()) > chars
+
     def _words(self) -> str:
         if self.type == "function_call":
             return self.arguments or ""

@@ -109,6 +109,20 @@ class Think:
 
 
 @dataclass(frozen=True)
+class CountTexts:
+    """Count the tokens of long texts a response's context holds before the response fits it (only when
+    the core was told to think aside): BPE over a pasted 1 MB message or a tool's 1 MB output takes about
+    a second, too long for the event loop every session shares. ``key`` is the response id. The shell
+    counts ``texts`` off its event loop, in the brain's lane (in order with its ``Think`` jobs), so the
+    counter keeps the counts (``engines.tokens``: a long text by its digest), then calls
+    ``RealtimeSession.on_counted(key, now_ms)``; the fit that follows finds them counted. Nothing the
+    session sends depends on where the counting ran."""
+
+    key: str
+    texts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Trace:
     """A decision worth logging (turn ends, brain rules): the shell writes it to the log / trace file."""
 
@@ -138,7 +152,7 @@ class CallMcpTool:
     arguments: str
 
 
-Effect = Transcribe | Synthesize | Think | Trace | ListMcpTools | CallMcpTool
+Effect = Transcribe | Synthesize | Think | CountTexts | Trace | ListMcpTools | CallMcpTool
 
 
 @dataclass

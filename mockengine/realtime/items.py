@@ -16,6 +16,7 @@ from typing import Any
 from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
 from mockengine.brain.model import ImageFacts
 from mockengine.engines.stt import Transcript, WordTiming
+from mockengine.engines.tokens import MAX_CACHED_CHARS as COUNT_ASIDE_CHARS
 from mockengine.engines.transcript_segments import ONE_SPEAKER, cues
 from mockengine.engines.transcript_tokens import logprobs
 from mockengine.protocol import client_events as ce
@@ -156,7 +157,7 @@ class ConversationItems:
     ) -> tuple[Item, bool]:
         """A validated client item as stored, and whether its audio still needs a transcript;
         ``calls_before``: call ids a ``function_call_output`` may answer besides the conversation's."""
-        return item_from_wire(
+        item, needs_transcript = item_from_wire(
             wire,
             ids=self.ctx.ids,
             conversation=self.ctx.conversation,
@@ -164,6 +165,9 @@ class ConversationItems:
             decode_audio=self.decode_input_audio,
             calls_before=calls_before,
         )
+        if item.text_is_longer_than(COUNT_ASIDE_CHARS):
+            self.ctx.long_texts.append(item)
+        return item, needs_transcript
 
     def decode_input_audio(self, data: bytes) -> bytes:
         """Client audio in the session's input format → PCM16 24 kHz."""

@@ -24,7 +24,7 @@ from mockengine.protocol.session_config import ServerVad
 from mockengine.realtime.context import SessionContext
 from mockengine.realtime.context_window import CONTEXT_LENGTH_EXCEEDED, ContextTooLong, FitLedger, Fitted, fit
 from mockengine.realtime.conversation import Item
-from mockengine.realtime.effects import ListMcpTools, McpCallKey, McpListKey, Step, Think, Trace
+from mockengine.realtime.effects import CountTexts, ListMcpTools, McpCallKey, McpListKey, Step, Think, Trace
 from mockengine.realtime.items import UNINTELLIGIBLE_CODE, ConversationItems
 from mockengine.realtime.mcp import McpRoute, McpServers, approved_call
 from mockengine.realtime.replies import build_reply_request, response_params, without_pending_repeats
@@ -53,6 +53,9 @@ class Responses:
         # The shell runs the brain off its event loop (server sessions): replies come back as on_reply.
         self.think_aside = False
         self._asked: dict[str, tuple[Item, ...]] = {}  # responses asked aside → the context they read
+        self._counting: set[str] = set()  # responses whose context's long texts are counted aside
+        # per response: the long items counted aside for it (by id(); the items themselves kept alive)
+        self._counted_aside: dict[str, dict[int, Item]] = {}
         self.mcp = McpServers(ctx.ids)  # the session's hosted MCP servers and their listed tools
         self._routes: dict[str, dict[str, McpRoute]] = {}  # per response: its tools that are MCP tools
         self._window = HistoryWindow()  # what the brain reads of the conversation's older items
@@ -321,11 +324,17 @@ class Responses:
         """Ask the brain once every user audio item in the context has its transcript: inline, or (when
         ``think_aside``) through a ``Think`` effect whose outcome comes back to ``on_reply``."""
         r = streamer.response
-        if r.id in self._asked:
-            return Step()  # asked aside already: the reply is on its way
+        if r.id in self._asked or r.id in self._counting:
+            return Step()  # asked aside already: the reply (or the count it waits for) is on its way
         context = r.params.input_items if r.params.input_items is not None else tuple(self.ctx.conversation)
         if self.ctx.is_awaiting_any(context):
             return Step()
+        if self.think_aside and self.ctx.long_texts:
+            texts = self._uncounted_long_texts(r.id, r.params.input_items)
+            if texts:
+                self._counting.add(r.id)
+                return Step(effects=[CountTexts(r.id, texts)])
+        self._counted_aside.pop(r.id, None)
         try:
             fitted = self._fitted(r.params.instructions, context, remember=r.params.input_items is None)
         except ContextTooLong as exc:
@@ -349,6 +358,38 @@ class Responses:
             # counts with the items, so looking each up again in the lane grew with the conversation.
             return Step(effects=[Think(r.id, request, self.brain, (r.params.instructions,))])
         return self._replied(streamer, context, ask(self.brain, request), now_ms)
+
+    def _uncounted_long_texts(
+        self, response_id: str, input_items: tuple[Item, ...] | None
+    ) -> tuple[str, ...]:
+        """The texts of the long client items (``ctx.long_texts``) in a response's context that its fit
+        would count on the event loop: held by the conversation (``input_items`` None) or among the
+        response's own input, with no counts kept, not yet counted aside for this response. Items
+        counted, or held by neither, leave the list (a response's own input is read by that response)."""
+        own = {id(item) for item in input_items} if input_items is not None else set()
+        done = self._counted_aside.setdefault(response_id, {})
+        texts, kept = [], []
+        for item in self.ctx.long_texts:
+            held = self.ctx.conversation.holds(item)
+            if item.token_counts(self.tokens) is not None or not (held or id(item) in own):
+                continue
+            kept.append(item)
+            in_context = id(item) in own if input_items is not None else held
+            if in_context and id(item) not in done:
+                done[id(item)] = item
+                texts.append(item.text())
+        self.ctx.long_texts[:] = kept
+        return tuple(texts)
+
+    def on_counted(self, response_id: str, now_ms: float) -> Step:
+        """The long texts of a response's context were counted (``CountTexts``): it goes on thinking,
+        unless it ended meanwhile."""
+        self._counting.discard(response_id)
+        streamer = self.ctx.streamers.get(response_id)
+        if streamer is None or not streamer.response.is_active or not streamer.is_thinking:
+            self._counted_aside.pop(response_id, None)
+            return Step()
+        return self._think(streamer, now_ms)
 
     def _fitted(self, instructions: str, context: tuple[Item, ...], remember: bool) -> Fitted:
         """``context`` within the model's input limit under the session's ``truncation``

@@ -308,6 +308,10 @@ class RealtimeSession:
         """The brain's reply (or the error that fails the response) for a ``Think`` effect."""
         return self.responses.on_reply(response_id, outcome, now_ms)
 
+    def on_counted(self, response_id: str, now_ms: float) -> Step:
+        """A ``CountTexts`` effect's texts were counted: the response goes on to fit its context."""
+        return self.responses.on_counted(response_id, now_ms)
+
     # -- dispatch -------------------------------------------------------------------------------------
 
     def _handler_table(self) -> dict[type, Callable[[Any, float], Step]]:

@@ -6,7 +6,9 @@ longer than the event loop may stand still: every session's paced audio, VAD and
 So a server session thinks aside (``RealtimeSession.think_aside``): the core returns a ``Think`` effect
 and the lane runs the brain in the brain executor, one job at a time in the order asked, and hands the
 outcome back. The texts a job names are counted there too (``Think.texts``: the instructions; the items'
-texts were counted when the response's context was fitted, and are kept with the items).
+texts were counted when the response's context was fitted, and are kept with the items). A client item
+too long to count on the loop (a pasted 1 MB message, a tool's 1 MB output) is counted here before the
+response fits its context (``CountTexts``, a job of its own in the same order).
 
 Event order stays what it was inline: while a reply is being worked out, the session's client messages
 wait, in order, and are handled once the reply's events are out, as if the brain had answered at once.
@@ -26,7 +28,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 
 from mockengine.brain.model import Reply
-from mockengine.realtime.effects import Think
+from mockengine.realtime.effects import CountTexts, Think
 from mockengine.realtime.responses import ask
 from mockengine.realtime.usage import TokenCounting, text_tokens
 
@@ -37,7 +39,7 @@ class BrainLane:
     def __init__(self, executor: Executor, tokens: TokenCounting) -> None:
         self.executor = executor
         self.tokens = tokens
-        self.jobs: asyncio.Queue[Think] = asyncio.Queue()
+        self.jobs: asyncio.Queue[Think | CountTexts] = asyncio.Queue()
         self.in_flight = 0  # asked and not yet answered
         self.waiting: deque[str] = deque()  # client messages that came while a reply was worked out
         self._idle = asyncio.Event()
@@ -47,7 +49,7 @@ class BrainLane:
     def is_busy(self) -> bool:
         return self.in_flight > 0
 
-    def ask(self, job: Think) -> None:
+    def ask(self, job: Think | CountTexts) -> None:
         self.in_flight += 1
         self._idle.clear()
         self.jobs.put_nowait(job)
@@ -56,14 +58,16 @@ class BrainLane:
         """Return once no reply is being worked out and the messages that waited for it are handled."""
         await self._idle.wait()
 
-    def _work(self, job: Think) -> Reply | Exception:
-        """The brain's reply, and the job's texts counted."""
+    def _work(self, job: Think | CountTexts) -> Reply | Exception | None:
+        """The job's texts counted, and a ``Think``'s reply from the brain (None for a ``CountTexts``)."""
         for text in job.texts:
             text_tokens(self.tokens, text)
-        return ask(job.brain, job.request)
+        return ask(job.brain, job.request) if isinstance(job, Think) else None
 
     async def run(
-        self, answer: Callable[[Think, Reply | Exception], None], handle: Callable[[str], None]
+        self,
+        answer: Callable[[Think | CountTexts, Reply | Exception | None], None],
+        handle: Callable[[str], None],
     ) -> None:
         """Work out each job's reply in the executor, ``answer`` it, then ``handle`` the client messages
         that waited, in order, until one of them asks the brain again."""

@@ -44,7 +44,16 @@ from mockengine.protocol.client_events import (
     parse_plain_append,
 )
 from mockengine.protocol.errors import ProtocolError
-from mockengine.realtime.effects import CallMcpTool, ListMcpTools, Step, Synthesize, Think, Trace, Transcribe
+from mockengine.realtime.effects import (
+    CallMcpTool,
+    CountTexts,
+    ListMcpTools,
+    Step,
+    Synthesize,
+    Think,
+    Trace,
+    Transcribe,
+)
 from mockengine.realtime.probe_job import Heard, engine_for, run_transcribe
 from mockengine.realtime.session import RealtimeSession
 from mockengine.server import mcp_client, metrics
@@ -188,7 +197,7 @@ class SessionLoop(SessionShell):
                 transcribes = True
             elif isinstance(effect, Synthesize):
                 self.tts_lane.put_nowait(effect)
-            elif isinstance(effect, Think):
+            elif isinstance(effect, Think | CountTexts):
                 self.brain_lane.ask(effect)
             elif isinstance(effect, ListMcpTools | CallMcpTool):
                 job = asyncio.ensure_future(self._mcp(effect))
@@ -424,8 +433,12 @@ class SessionLoop(SessionShell):
             log.exception("session %s failed handling an MCP result", self.session_id)
             self.shutdown(1011, "internal error")
 
-    def _on_reply(self, job: Think, outcome: Reply | Exception) -> None:
-        self.apply(self.session.on_reply(job.key, outcome, self.now_ms()))
+    def _on_reply(self, job: Think | CountTexts, outcome: Reply | Exception | None) -> None:
+        if isinstance(job, CountTexts):
+            self.apply(self.session.on_counted(job.key, self.now_ms()))
+        else:
+            assert outcome is not None  # a Think's job returns the reply or the error that fails it
+            self.apply(self.session.on_reply(job.key, outcome, self.now_ms()))
 
     # -- lifetime ----------------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ import aiohttp
 import pytest
 
 from mockengine.brain.model import Reply, ReplyRequest
+from mockengine.engines.tokens import MAX_CACHED_CHARS, TokenCounter
 from mockengine.server.app import create_app
 
 AUTH = {"Authorization": "Bearer sk-x"}
@@ -292,3 +293,77 @@ async def _read_all(ws: aiohttp.ClientWebSocketResponse, received: list[dict]) -
         received.append(event)
         if event["type"] == "conversation.item.added" and event["item"]["id"] == "item_later":
             return
+
+
+class GatedCounter:
+    """The server's token counter, held at ``gate`` the first time it counts a long text (past what it
+    keeps in its LRU: ``engines.tokens.MAX_CACHED_CHARS``); ``threads`` names the thread of each such first
+    count. On the event loop the gate would hold every session."""
+
+    def __init__(self, inner: TokenCounter, gate: Gate) -> None:
+        self.inner = inner
+        self.gate = gate
+        self.threads: list[str] = []
+
+    def count(self, text: str) -> int:
+        if len(text) > MAX_CACHED_CHARS and not self.gate.started.is_set():
+            self.threads.append(threading.current_thread().name)
+            self.gate.started.set()
+            self.gate.release.wait(GATE_S)
+        return self.inner.count(text)
+
+    def token_bytes(self, text: str) -> list[bytes]:
+        return self.inner.token_bytes(text)
+
+
+@pytest.fixture
+async def count_gated(aiohttp_server, resources):
+    """``(base URL, gate, counter)``: a server whose token counter waits at ``gate`` on its first long
+    text."""
+    gate = Gate()
+    counter = GatedCounter(resources.tokens, gate)
+    resources = dataclasses.replace(resources, tokens=counter)
+    server = await aiohttp_server(create_app(resources.settings, resources))
+    return f"http://127.0.0.1:{server.port}", gate, counter
+
+
+def _message(text: str) -> dict:
+    return {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+
+
+async def _long_turn(ws: aiohttp.ClientWebSocketResponse, where: str) -> dict:
+    """A response whose context holds BIG_TEXT: a message, a tool's output, or the response's own input."""
+    await ws.send_json({"type": "session.update", "session": {"type": "realtime", "tools": TO_DO_TOOLS}})
+    await until(ws, "session.updated")
+    response: dict = {"output_modalities": ["text"]}
+    if where == "message":
+        await ws.send_json({"type": "conversation.item.create", "item": _message(BIG_TEXT)})
+    elif where == "tool output":
+        call = {"type": "function_call", "call_id": "call_1", "name": "play_music", "arguments": "{}"}
+        output = {"type": "function_call_output", "call_id": "call_1", "output": BIG_TEXT}
+        await ws.send_json({"type": "conversation.item.create", "item": call})
+        await ws.send_json({"type": "conversation.item.create", "item": output})
+    else:
+        response |= {"conversation": "none", "input": [_message(BIG_TEXT)]}
+    await ws.send_json({"type": "response.create", "response": response})
+    return (await until(ws, "response.done"))["response"]
+
+
+@pytest.mark.parametrize("where", ["message", "tool output", "response input"])
+async def test_a_huge_text_is_counted_off_the_event_loop(count_gated, where):
+    """A 1 MB text's tokens (about a second of BPE) are counted in the brain's lane before the response
+    fits its context: while the count is held, ``/healthz`` and another session answer, and the response
+    then completes with the text in its input usage."""
+    base, gate, counter = count_gated
+    async with aiohttp.ClientSession() as http:
+        ws = await open_session(http, base)
+        done = asyncio.ensure_future(_long_turn(ws, where))
+        answered = await others_answer(http, base, gate)
+        assert not done.done(), "the response finished while its context's count was held"
+        gate.release.set()
+        response = await done
+        await ws.close()
+    assert counter.threads and counter.threads[0] != threading.main_thread().name, counter.threads
+    assert answered == ["healthz", "other session"]
+    assert response["status"] == "completed"
+    assert response["usage"]["input_token_details"]["text_tokens"] >= counter.inner.count(BIG_TEXT)
