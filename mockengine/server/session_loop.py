@@ -324,13 +324,27 @@ class SessionLoop(SessionShell):
     async def writer(self) -> None:
         outbox = self.outbox
         pending = outbox.queued  # taken directly while not empty (`await outbox.get()` made a coroutine)
+        held = False
         while (queued := pending.popleft() if pending else await outbox.get()) is not None:
             event, data = queued
             self.backlog_bytes -= len(data)
             self._queued_sizes.popleft()
+            # Events queued together (a paced tick's transcript and audio deltas, a reply's opening and
+            # closing events) leave in one socket write: the same bytes, one system call (issue 15,
+            # seventeenth pass). Only with no fault armed: a fault may wait, and held bytes would wait too.
+            if not held and pending and not self.faults.specs and not self.faults.is_dead:
+                held = self.hold_sends()
             await self.send_filtered(event, data)
+            if held and not (pending and not self.faults.specs and not self.faults.is_dead):
+                held = False
+                await self.release_sends()
             if self.is_flow_held and self.backlog_bytes <= self._audio_high_water // 2:
+                if held:  # (written before the session goes on: _resume may queue, close or cut)
+                    held = False
+                    await self.release_sends()
                 self._resume()
+        if held:
+            await self.release_sends()
 
     def _observe(self, kind: str) -> None:
         """Count the event (the shell's) and time the engine's turns: speech stopped → the reply's first
