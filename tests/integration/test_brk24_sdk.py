@@ -5,18 +5,25 @@ LiveKit's ``AgentSession.run``: a question answered through the agent's ``get_we
 just say?". A model quotes the user's newest words from its context; the participant echoed the request
 as content ("So you're asking what did I just say. I'm not sure, to be honest.").
 
-Pipecat's ``OpenAIRealtimeLLMService``: a story cut by Pipecat's own interruption (it cancels the response
-and truncates the item at what it played), then "What did you just say?". A model still heard the audio it
-kept; the participant said "I haven't said anything yet. What can I do for you?" (the cut item kept no
-words for it)."""
+Pipecat's ``OpenAIRealtimeLLMService``: "What did you just say?" spoken over a story, which Pipecat's own
+interruption cuts (it cancels the response and truncates the item at what it played). A model still hears
+the audio it kept and says those words again; the participant said "I haven't said anything yet. What can
+I do for you?" (the cut item kept no words for it)."""
 
 from __future__ import annotations
 
 import asyncio
 
 import pytest
+from pipecat.frames.frames import (
+    InterruptionFrame,
+    TTSAudioRawFrame,
+    UserStartedSpeakingFrame,
+    UserStoppedSpeakingFrame,
+)
 
 from tests.integration.compat.conftest import framework_engine, server_events
+from tests.integration.compat.speech import BYTES_PER_MS, engine_speech, stream
 from tests.integration.compat.test_livekit import (
     TIMEOUT_S,
     Assistant,
@@ -24,6 +31,7 @@ from tests.integration.compat.test_livekit import (
     http_context,
     started_session,
 )
+from tests.integration.compat.test_pipecat import STORY, Bot
 
 pytestmark = pytest.mark.models
 __all__ = ["framework_engine", "http_context", "server_events"]  # the fixtures, used by name
@@ -43,3 +51,34 @@ async def test_livekit_what_did_i_just_say_after_a_tool_answer(framework_engine,
     assert said[0] == ("user", "What is the weather like in Paris?")
     assert said[-2:] == [("user", "What did I just say?"), ("assistant", reply.event().item.text_content)]
     assert not errors
+
+
+async def test_pipecat_what_did_you_just_say_over_the_reply(framework_engine, server_events) -> None:
+    """``turn_detection=False`` (Pipecat's own VAD decides turns), the question spoken over the story:
+    Pipecat's interruption cancels the response and truncates the item at what it played, and the user's
+    stop commits the question and asks for a response."""
+    eng = await framework_engine(audio_pace=1.0)
+    question = await engine_speech(eng.http_url, "What did you just say?")
+    onset = 1300 * BYTES_PER_MS  # engine_speech leads with a second of silence; the local VAD hears 300 ms in
+    async with Bot(f"{eng.url}/realtime", turn_detection=False) as bot:
+        await bot.say(STORY)
+        # about a second and a half of the story played before the user speaks
+        await bot.down.until(lambda: sum(len(f.audio) for f in bot.down.of(TTSAudioRawFrame)) > 72_000)
+        await stream(bot.send_audio, question[:onset])
+        await bot.worker.queue_frame(UserStartedSpeakingFrame())
+        await bot.worker.queue_frame(InterruptionFrame())
+        await stream(bot.send_audio, question[onset:], silence_ms=500)
+        await bot.worker.queue_frame(UserStoppedSpeakingFrame())
+        await bot.down.until(lambda: len([e for e in server_events if e["type"] == "response.done"]) >= 2)
+        await bot.down.until(lambda: len(bot.assistant_texts()) >= 2)
+        assert not bot.errors()
+    cut, answer = [e["response"] for e in server_events if e["type"] == "response.done"]
+    (truncated,) = [e for e in server_events if e["type"] == "conversation.item.truncated"]
+    assert cut["status"] == "cancelled" and truncated["audio_end_ms"] > 0
+    again = answer["output"][0]["content"][0]["transcript"]
+    # the words said before the cut, again; not the story's unheard rest
+    assert again.startswith(("Sure. Here is a story", "Of course. Here is a story")), again
+    told = cut["output"][0]["content"][0]["transcript"]
+    heard = again.split(". ", 1)[1]
+    assert told.startswith(heard), (again, told)
+    assert bot.assistant_texts()[-1] == again
