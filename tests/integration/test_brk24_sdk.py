@@ -8,7 +8,12 @@ as content ("So you're asking what did I just say. I'm not sure, to be honest.")
 Pipecat's ``OpenAIRealtimeLLMService``: "What did you just say?" spoken over a story, which Pipecat's own
 interruption cuts (it cancels the response and truncates the item at what it played). A model still hears
 the audio it kept and says those words again; the participant said "I haven't said anything yet. What can
-I do for you?" (the cut item kept no words for it)."""
+I do for you?" (the cut item kept no words for it).
+
+LiveKit's ``AgentSession.generate_reply(instructions="Ask the user which city they want the weather
+for.")``, then the user's answer "Berlin, please.": a model calls the agent's ``get_weather`` for Berlin
+and says its result; the participant echoed the answer ("I heard you say Berlin, please. Tell me more."),
+since no request of the user's waited on the question."""
 
 from __future__ import annotations
 
@@ -82,3 +87,25 @@ async def test_pipecat_what_did_you_just_say_over_the_reply(framework_engine, se
     heard = again.split(". ", 1)[1]
     assert told.startswith(heard), (again, told)
     assert bot.assistant_texts()[-1] == again
+
+
+async def test_livekit_the_answer_to_a_question_its_instructions_put_calls_the_tool(
+    framework_engine, http_context
+) -> None:
+    url = await base_url(framework_engine)
+    agent = Assistant()
+    async with started_session(url, agent) as (session, errors):
+        asked = session.generate_reply(instructions="Ask the user which city they want the weather for.")
+        await asyncio.wait_for(asked, TIMEOUT_S)
+        question = [item.text_content for item in asked.chat_items if item.type == "message"]
+        result = await asyncio.wait_for(session.run(user_input="Berlin, please."), TIMEOUT_S)
+        result.expect.skip_next_event_if(type="message", role="assistant")  # "Checking weather —"
+        result.expect.next_event().is_function_call(name="get_weather", arguments={"city": "Berlin"})
+        result.expect.skip_next_event_if(type="message", role="assistant")
+        result.expect.next_event().is_function_call_output()
+        reply = result.expect.next_event().is_message(role="assistant")
+        result.expect.no_more_events()
+    assert question == ["Could you tell me which city you want the weather for?"]
+    assert agent.weather_calls == ["Berlin"]
+    assert reply.event().item.text_content == "The weather in Berlin is sunny."
+    assert not errors
