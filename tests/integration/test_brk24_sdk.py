@@ -13,19 +13,29 @@ I do for you?" (the cut item kept no words for it).
 LiveKit's ``AgentSession.generate_reply(instructions="Ask the user which city they want the weather
 for.")``, then the user's answer "Berlin, please.": a model calls the agent's ``get_weather`` for Berlin
 and says its result; the participant echoed the answer ("I heard you say Berlin, please. Tell me more."),
-since no request of the user's waited on the question."""
+since no request of the user's waited on the question.
+
+Pipecat's ``LLMSetToolsFrame`` mid-call (a ``session.update`` adding ``get_time``), then words the app
+appends at the service (``LLMMessagesAppendFrame``, sent as ``system`` items): "And what time is it
+there?" calls ``get_time`` for Paris; "What did I just say?" quoted the first question ("You asked “What is
+the weather like in Paris?”"): only the newest appended message was read as the user's words."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
+from pipecat.adapters.llm.schemas.function_schema import FunctionSchema
+from pipecat.adapters.llm.schemas.tools_schema import ToolsSchema
 from pipecat.frames.frames import (
     InterruptionFrame,
+    LLMSetToolsFrame,
     TTSAudioRawFrame,
     UserStartedSpeakingFrame,
     UserStoppedSpeakingFrame,
 )
+from pipecat.services.llm_service import FunctionCallParams
 
 from tests.integration.compat.conftest import framework_engine, server_events
 from tests.integration.compat.speech import BYTES_PER_MS, engine_speech, stream
@@ -36,7 +46,7 @@ from tests.integration.compat.test_livekit import (
     http_context,
     started_session,
 )
-from tests.integration.compat.test_pipecat import STORY, Bot
+from tests.integration.compat.test_pipecat import STORY, WEATHER, Bot, append_at_the_service, url_of
 
 pytestmark = pytest.mark.models
 __all__ = ["framework_engine", "http_context", "server_events"]  # the fixtures, used by name
@@ -109,3 +119,36 @@ async def test_livekit_the_answer_to_a_question_its_instructions_put_calls_the_t
     assert agent.weather_calls == ["Berlin"]
     assert reply.event().item.text_content == "The weather in Berlin is sunny."
     assert not errors
+
+
+TIME = FunctionSchema(
+    name="get_time",
+    description="Get the current time in a city.",
+    properties={"city": {"type": "string", "description": "The city name"}},
+    required=["city"],
+)
+
+
+async def test_pipecat_tools_set_mid_call_then_appended_words_recalled(
+    framework_engine, server_events
+) -> None:
+    calls: list[tuple[str, dict[str, Any]]] = []
+
+    async def run(params: FunctionCallParams) -> None:
+        calls.append((params.function_name, dict(params.arguments)))
+        await params.result_callback({"result": "sunny" if params.function_name == "get_weather" else "3 pm"})
+
+    async with Bot(await url_of(framework_engine), tools=ToolsSchema(standard_tools=[WEATHER])) as bot:
+        bot.llm.register_function(None, run)
+        await bot.say("What is the weather like in Paris?")
+        await bot.down.until(lambda: len(calls) == 1 and bot.replies() >= 2)
+        await bot.worker.queue_frame(LLMSetToolsFrame(tools=ToolsSchema(standard_tools=[WEATHER, TIME])))
+        await bot.down.until(lambda: len([e for e in server_events if e["type"] == "session.updated"]) >= 3)
+        await append_at_the_service(bot, "And what time is it there?")
+        await bot.down.until(lambda: len(calls) == 2 and bot.replies() >= 4)
+        await append_at_the_service(bot, "What did I just say?")
+        await bot.down.until(lambda: bot.replies() >= 5)
+        await bot.down.until(lambda: bot.context.get_messages()[-1].get("role") == "assistant")
+        assert not bot.errors()
+    assert calls == [("get_weather", {"city": "Paris"}), ("get_time", {"city": "Paris"})]
+    assert bot.assistant_texts()[-1] == "You asked “And what time is it there?”"
