@@ -254,11 +254,13 @@ def follow_up(
     the words have no such form, or they fill nothing the tool takes."""
     candidates = intent.candidates(tools)
     words = newest_words(before)
-    if words is None or not candidates or depth > MAX_CHAIN:
+    if not candidates or depth > MAX_CHAIN:
         return None
     answer = utterance.clean(utterance.acted_tail(heard))
     if utterance.not_asking(answer) in _NO_ANSWER:
         return None  # "not now", "I'm not sure yet": no value for anything
+    if words is None:
+        return _answer_to_put_question(heard, answer, before, candidates, today)
     said, previous_words = words
     by_name = {tool.name: tool for tool in candidates}
     calls = [
@@ -273,6 +275,8 @@ def follow_up(
             return None
         return _again(by_name[calls[-1].name or ""], arguments, rest, candidates, today, loose=loose)
     answered = _answer(heard, answer, before, said, previous_words, tools, today, depth)
+    if answered is None:
+        answered = _answer_to_put_question(heard, answer, before[said + 1 :], candidates, today)
     if answered is not None or elided(heard) is None:
         return answered
     # "And in Berlin?" after a call and some small talk ("thanks! tell me a joke"): the newest call a few
@@ -284,6 +288,28 @@ def follow_up(
     if not isinstance(arguments, dict):
         return None
     return _again(by_name[call.name or ""], arguments, elided(heard) or "", candidates, today)
+
+
+def _answer_to_put_question(
+    heard: str, answer: str, after: tuple[TurnView, ...], tools: list[ToolSpec], today: date
+) -> Plan | None:
+    """The call a question the assistant put last (in ``after``: the items after the user's newest
+    words) asks a value for, completed by ``heard``, when no request of the user's waits on it: a question
+    an app's per-response instructions had the model put ("Ask the user which city they want the weather
+    for." → "Could you tell me which city you want the weather for?"), then "Berlin, please." A model
+    calls ``get_weather {city: Berlin}``; the answer was echoed. The question must ask for a tool's topic
+    (``intent.best``) and name one of its required parameters ("city"); None otherwise."""
+    if not after or after[-1].kind != "assistant" or not after[-1].text.rstrip().endswith("?"):
+        return None
+    question = [part for part in names.SENTENCE_BREAK.split(after[-1].text.strip()) if part.strip()][-1]
+    match = intent.best(question, tools)
+    if match is None:
+        return None
+    said = set(re.findall(r"[a-z]+", question.lower()))
+    asked = [name for name in _required(match.tool) if set(re.findall(r"[a-z]+", name.lower())) <= said]
+    if len(asked) != 1:
+        return None
+    return _again(match.tool, {}, elided(heard) or answer, [match.tool], today, asked=asked[0])
 
 
 def _unrecorded_again(

@@ -1188,6 +1188,20 @@ _ASKS_OWN_QUESTION = re.compile(
     r"(?: (?P<when>first|before|earlier|last|just now))?\s*[?.!]*$",
     re.IGNORECASE,
 )
+# "What did I just say?", "what did I tell you?", "what was the last thing I said?", "can you repeat what I
+# said?", "do you remember what I just said?": the user asks for their own words, which a model quotes from
+# its context (they were echoed as content: "So you're asking what did I just say. I'm not sure, to be
+# honest."). The whole request only: "what did I say my name was?" asks a fact (facts.remembered_answer).
+_ASKS_OWN_WORDS = re.compile(
+    r"^\W*(?:(?:sorry|ok(?:ay)?|wait|so|hey|um|uh)\W+)*"
+    r"(?:what (?:did|have) I (?:just |last )?(?:said|say|told you|tell you)"
+    r"|what (?:was|is) the (?:last|first) thing I (?:just )?(?:said|told you)"
+    r"|(?:(?:can|could|would) you |please )?(?:repeat|say) (?:back )?what I (?:just )?(?:said|told you)"
+    r"|do you (?:remember|recall) what I (?:just )?(?:said|told you))"
+    r"(?:\s+(?P<when>first|before|earlier|last|just now))?"
+    r"(?:\W+(?:please|again))*\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
 # Verbs an order opens with that the lexicon's action concepts do not hold ("tell me a joke", "set a timer").
 _ORDER_VERBS = frozenset(
     ("tell", "give", "set", "turn", "call", "say", "help", "remind", "read", "make", "get", "take", "put",
@@ -1217,13 +1231,30 @@ def _order(said: str) -> str | None:
     )
 
 
+def _recalled_words(words: str, earlier: Sequence[str]) -> str | None:
+    """The answer to "what did I just say?" / "repeat what I said" from ``earlier`` (the user's words
+    before these, oldest first): their newest words quoted ("You said “My sister lives in Chicago.”", a
+    question as asked), the oldest for "first", or that nothing was said; None for other words."""
+    found = _ASKS_OWN_WORDS.search(words.replace("’", "'"))
+    if found is None:
+        return None
+    said = [line.strip() for line in earlier if line.strip()]
+    if not said:
+        return "You haven't said anything yet."
+    first = "first" in found.group(0).lower()
+    line = said[0] if first else said[-1]
+    end = "" if line[-1] in ".?!" else "."
+    verb = "asked" if is_question(line) else "said"
+    return f"First you {verb} “{line}”{end}" if first else f"You {verb} “{line}”{end}"
+
+
 def _recalled_question(words: str, earlier: Sequence[str]) -> str | None:
     """The answer to "what was my first question?" / "what did I just ask?" from ``earlier`` (the user's
     words before these, oldest first): the question quoted, the order said back ("You asked me to book a
     table …") when "what did I ask" finds one newer, or that none was asked; None for other words."""
     found = _ASKS_OWN_QUESTION.search(words)
     if found is None:
-        return None
+        return _recalled_words(words, earlier)
     questions_only = found.group("which") is not None
     asked = [
         said.strip()

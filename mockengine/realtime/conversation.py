@@ -51,9 +51,12 @@ class Item:
     previous_item_id: str | None = None
     # False for output of out-of-band responses (conversation "none"), which never joins the conversation.
     in_conversation: bool = True
-    # Assistant audio the client cut (conversation.item.truncate): the ms it kept. The item holds no
-    # transcript from then on; audio its response still streams after the cut is added after it.
+    # Assistant audio the client cut (conversation.item.truncate): the ms it kept. The item shows no
+    # transcript from then on (only the brain reads the words said in the kept audio, ``heard``); audio
+    # its response still streams after the cut is added after it.
     truncated_at_ms: int | None = None
+    # The words said in a cut item's kept audio: what a model still hears of its own reply.
+    heard: str | None = None
     # The hosted MCP items' fields (openai-python's RealtimeMcp* item types): the server, the tools it
     # listed, a call's error (``{"type": "tool_execution_error" | "protocol_error" | "http_error", …}``),
     # an approval's request id and answer.
@@ -190,11 +193,31 @@ class Item:
 
     def truncate(self, audio_end_ms: int) -> None:
         """Keep the first ``audio_end_ms`` of the audio and drop the transcript, so no text the user did
-        not hear stays in the context (reference §3.7): ``retrieve`` shows ``transcript: null`` and the
-        brain sees no words of this item."""
+        not hear stays in the context (reference §3.7): ``retrieve`` shows ``transcript: null``, and the
+        brain sees only the words said in the audio kept (``keep_heard``), as a model still hears the
+        audio of its own reply up to the cut ("What did you just say?" was "I haven't said anything
+        yet.")."""
+        if self.truncated_at_ms is None:
+            said, spoken_ms = self.text(), float(self.audio_ms)
+        else:  # cut again (Pipecat does, further on): the words heard at the first cut are all it knows
+            said, spoken_ms = self.heard or "", float(self.truncated_at_ms)
         self.audio = bytes(self.audio[: audio_end_ms * OUTPUT_RATE_HZ // 1000 * 2])
         self.truncated_at_ms = audio_end_ms
         self.content = [{"type": "output_audio", "transcript": None}]
+        self.keep_heard(said, spoken_ms)
+
+    def keep_heard(self, said: str, spoken_ms: float) -> None:
+        """Of ``said`` (the transcript of the first ``spoken_ms`` of the item's audio), keep the words the
+        cut audio holds, as ``heard``: the transcript's words go out with their audio at an even pace
+        (``streaming``), so a word is heard when its share of ``spoken_ms`` ends before the cut. A cut
+        past a word's middle keeps it (our choice: whole words, no timing finer than the pace)."""
+        words = said.split()
+        cut_ms = self.truncated_at_ms or 0
+        if cut_ms <= 0 or spoken_ms <= 0:  # nothing kept, or no audio to place the words in (a mirror's)
+            kept = 0
+        else:
+            kept = len(words) if spoken_ms <= cut_ms else int(len(words) * cut_ms / spoken_ms + 0.5)
+        self.heard = " ".join(words[:kept]) or None
 
     def set_audio_transcript(self, text: str) -> None:
         """Record what was heard in the ``input_audio`` part (retrieve shows it; the brain reads it)."""
@@ -221,7 +244,8 @@ class Item:
         if self.type == "function_call_output":
             return self.output or ""
         pieces = [p.get("text") or p.get("transcript") or "" for p in self.content]
-        return " ".join(p for p in pieces if p)
+        # A cut item's transcript is gone from its content: the words its kept audio holds stand in.
+        return " ".join(p for p in pieces if p) or self.heard or ""
 
     def view(self) -> TurnView:
         return TurnView(self.id, self._kind(), self.text(), self.images, self.name, self.call_id)

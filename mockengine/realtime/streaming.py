@@ -527,9 +527,12 @@ class ResponseStreamer:
         ref, usage = self._part(), self.response.usage
         usage.output_text_tokens += self._transcript_tokens
         if self.response.params.is_audio:
-            # A cut item keeps no transcript; the events still close the part the deltas built.
-            heard = None if message.truncated_at_ms is not None else self._transcript
-            message.content = [{"type": "output_audio", "transcript": heard}]
+            # A cut item keeps no transcript (only the words its kept audio holds, for the brain); the
+            # events still close the part the deltas built.
+            cut = message.truncated_at_ms is not None
+            message.content = [{"type": "output_audio", "transcript": None if cut else self._transcript}]
+            if cut:
+                message.keep_heard(self._transcript, self.audio_sent_bytes / BYTES_PER_MS)
             usage.output_audio_tokens += assistant_audio_tokens(self.audio_sent_bytes)
             events = [
                 se.response_output_audio_done(self.ids.event(), ref),

@@ -57,3 +57,20 @@ def test_a_system_message_is_still_a_standing_order_elsewhere() -> None:
     # Chat Completions: the system messages are the app's prompt
     italy = item("What is the capital of Italy?", 2, "system")
     assert "Rome" not in (reply_text([*ANSWERED, italy], "chat") or "")
+
+
+def test_words_appended_before_the_newest_were_the_users_turns() -> None:
+    """brk24: "What did I just say?" after an appended question quotes it (it quoted the question typed
+    before it); an instruction appended earlier stays an order, and a Chat Completions request's system
+    messages stay the app's prompt."""
+    history = [
+        *ANSWERED,
+        item("Tell the user the call will end soon.", 2, "system"),
+        item("The call will end soon.", 3, "assistant"),
+        item("And what about Italy?", 4, "system"),
+        item("Rome is the capital of Italy.", 5, "assistant"),
+        item("What did I just say?", 6, "system"),
+    ]
+    assert reply_text(history) == "You asked “And what about Italy?”"
+    typed_last = [*history[:-1], item("What did I just say?", 6, "user_text")]
+    assert reply_text(typed_last, channel="chat") == "You asked “What is the capital of France?”"
