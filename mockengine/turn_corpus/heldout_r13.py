@@ -27,6 +27,17 @@ item, mid-list, after its last "and" / "or") under "list"; "I think", "let me se
 "I reckon", "I suppose", "honestly" and clauses stopped on an auxiliary or a modal under "opener".
 
 Score this split once, at the end of round 13; never look at its per-case results while tuning.
+
+Scored once, 2026-12-07 09:21-09:34 UTC, by the integrator with round 19's detector (integrate 4dc2071e:
+round 8's detector plus the demonstrative ending on "this" / "these" / "those"), mid-thought parts
+spoken separately as every round scored them, by ``tools/turn_sealed.py heldout_r13`` (the bench's
+``turns`` section, outcomes kept), load average 2-6: mid-thought pauses cut at high 18/351 (5.1 %;
+articles 6/58, lists 6/61, prepositions 2/60, conjunctions 2/56, fillers 1/59, openers 1/57), at medium
+22/432 (5.1 %), at low 3/432 (0.7 %). Finished turns at high, median speech end -> speech_stopped:
+complete statements 358 ms, questions 257 ms, one-word answers 357 ms; every finished turn within the
+eagerness's max wait (332/332 at each eagerness). Cost: 1,991 whisper calls, median 287 ms, p95 563
+ms; prosody 3.3 ms. Over the six sealed splits: 141 of 2,142 pauses cut at high (6.6 %). Burned from
+round 14 on.
 """
 
 from __future__ import annotations
