@@ -332,10 +332,10 @@ class SessionLoop(SessionShell):
             # Events queued together (a paced tick's transcript and audio deltas, a reply's opening and
             # closing events) leave in one socket write: the same bytes, one system call (issue 15,
             # seventeenth pass). Only with no fault armed: a fault may wait, and held bytes would wait too.
-            if not held and pending and not self.faults.specs and not self.faults.is_dead:
+            if not held and self._may_batch():
                 held = self.hold_sends()
             await self.send_filtered(event, data)
-            if held and not (pending and not self.faults.specs and not self.faults.is_dead):
+            if held and not self._may_batch():  # (looked at again: the send may have let a fault in)
                 held = False
                 await self.release_sends()
             if self.is_flow_held and self.backlog_bytes <= self._audio_high_water // 2:
@@ -345,6 +345,11 @@ class SessionLoop(SessionShell):
                 self._resume()
         if held:
             await self.release_sends()
+
+    def _may_batch(self) -> bool:
+        """More events wait behind the one being sent and no fault is armed (a fault may wait, and held
+        bytes would wait with it): the writer may hold their frames for one socket write."""
+        return bool(self.outbox.queued) and not self.faults.specs and not self.faults.is_dead
 
     def _observe(self, kind: str) -> None:
         """Count the event (the shell's) and time the engine's turns: speech stopped → the reply's first
