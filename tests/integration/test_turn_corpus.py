@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from mockengine.bench.turn_corpus import FINISHED, category_table, evaluate
-from mockengine.turn_corpus import MID_THOUGHT_CATEGORIES, VOICES, load, splits
+from mockengine.turn_corpus import load
 from mockengine.turn_eval import MAX_WAIT_MS, CachingTranscriber
 from tests.needs import need_espeak_ng
 
@@ -29,30 +29,6 @@ def results(real_resources):
 @pytest.fixture(scope="module")
 def table(results):
     return category_table(results)
-
-
-def test_corpus_has_the_promised_mix_and_a_fixed_split():
-    _, labels = load()
-    assert len(labels) >= 200
-    assert {label["category"] for label in labels} >= set(MID_THOUGHT_CATEGORIES) | set(FINISHED)
-    assert {label["voice"].split(":")[0] for label in labels} == {"espeak", "piper"}
-    first_voices = {voice.tag for voice in VOICES}
-    pauses = [label["pause_ms"] for label in labels if label["kind"] == "trailing"]
-    assert min(pauses) == 600 and max(pauses) == 2000
-    names = [split.name for split in splits()]
-    assert {label["split"] for label in labels} == set(names)
-    assert names[:4] == ["tune", "heldout", "heldout_r2", "dev_r3"]
-    first_texts = {label["text"] for label in labels if label["split"] in ("tune", "heldout")}
-    for name in names[2:]:
-        later = [label for label in labels if label["split"] == name]
-        assert not first_texts & {label["text"] for label in later}, f"{name} texts are new"
-        if name in ("heldout_r2", "dev_r3"):
-            assert {label["voice"] for label in later} - first_voices, f"{name} adds voice settings"
-            assert sum(label["kind"] == "trailing" for label in later) >= 80
-    by_text: dict[str, set[str]] = {}
-    for label in labels:
-        by_text.setdefault(label["text"], set()).add(label["split"])
-    assert all(len(halves) == 1 for halves in by_text.values()), "a text must not straddle the splits"
 
 
 def test_corpus_labels_mark_exact_speech_positions():

@@ -8,8 +8,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from mockengine.bench.turn_corpus import category_table, print_table
-from mockengine.turn_corpus import PACKAGE_DIR, TUNING_ROUND, VOICES, plan, splits
+from mockengine.bench.turn_corpus import FINISHED, category_table, print_table
+from mockengine.turn_corpus import MID_THOUGHT_CATEGORIES, PACKAGE_DIR, TUNING_ROUND, VOICES, plan, splits
 from mockengine.turn_eval import Outcome
 
 SEALED = """
@@ -58,6 +58,32 @@ def test_round_one_keeps_its_ids_and_halves():
     items = [item for item in plan() if item["split"] in ("tune", "heldout")]
     assert len(items) == 220 and len({item["id"] for item in items}) == 220
     assert {item["id"] for item in items} >= {"complete-000-0", "opener-109-1"}
+
+
+def test_corpus_has_the_promised_mix_and_a_fixed_split():
+    # The plan, not the clips: the labels' texts, voices and pauses are the plan's, and synthesizing every
+    # split on a fresh machine to read them cost CI twelve minutes.
+    items = plan()
+    assert len(items) >= 200
+    assert {item["category"] for item in items} >= set(MID_THOUGHT_CATEGORIES) | set(FINISHED)
+    assert {item["voice"].split(":")[0] for item in items} == {"espeak", "piper"}
+    first_voices = {voice.tag for voice in VOICES}
+    pauses = [item["pause_ms"] for item in items if item["kind"] == "trailing"]
+    assert min(pauses) == 600 and max(pauses) == 2000
+    names = [split.name for split in splits()]
+    assert {item["split"] for item in items} == set(names)
+    assert names[:4] == ["tune", "heldout", "heldout_r2", "dev_r3"]
+    text = {id(item): " ".join(item["parts"]) for item in items}
+    first_texts = {text[id(item)] for item in items if item["split"] in ("tune", "heldout")}
+    for name in names[2:]:
+        later = [item for item in items if item["split"] == name]
+        assert not first_texts & {text[id(item)] for item in later}, f"{name} texts are new"
+        assert {item["voice"] for item in later} - first_voices, f"{name} adds voice settings"
+        assert sum(item["kind"] == "trailing" for item in later) >= 80
+    by_text: dict[str, set[str]] = {}
+    for item in items:
+        by_text.setdefault(text[id(item)], set()).add(item["split"])
+    assert all(len(halves) == 1 for halves in by_text.values()), "a text must not straddle the splits"
 
 
 def _outcome(uid: str, kind: str, config: str, pause_ms: int | None, cut: bool, delay_ms: int) -> Outcome:
