@@ -65,6 +65,9 @@ class ConversationItems:
         self.tokens = tokens
         self.describe_image = describe_image
         self.audio_spill = audio_spill
+        # Set with ``Responses.think_aside``: only a session whose brain runs off the loop counts long
+        # texts aside, so only it registers them (an inline session would keep them referenced for ever).
+        self.count_aside = False
 
     # -- client events --------------------------------------------------------------------------------
 
@@ -165,7 +168,7 @@ class ConversationItems:
             decode_audio=self.decode_input_audio,
             calls_before=calls_before,
         )
-        if item.text_is_longer_than(COUNT_ASIDE_CHARS):
+        if self.count_aside and item.text_is_longer_than(COUNT_ASIDE_CHARS):
             self.ctx.long_texts.append(item)
         return item, needs_transcript
 

@@ -303,6 +303,7 @@ class RealtimeSession:
         """From now on ask the brain through ``Think`` effects (the server runs it off its event loop)
         instead of inline; replies come back through ``on_reply``."""
         self.responses.think_aside = True
+        self.items.count_aside = True
 
     def on_reply(self, response_id: str, outcome: Reply | Exception, now_ms: float) -> Step:
         """The brain's reply (or the error that fails the response) for a ``Think`` effect."""

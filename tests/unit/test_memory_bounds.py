@@ -11,6 +11,7 @@ import base64
 import gc
 import os
 import tracemalloc
+import weakref
 
 import pytest
 
@@ -140,3 +141,27 @@ def test_close_releases_the_session_audio_without_the_cycle_collector(tmp_path):
         tracemalloc.stop()
     assert len(driver.session.conversation) == 0
     assert held - after > 1_000_000, f"close() released only {(held - after) / 1e6:.2f} MB"
+
+
+def test_an_inline_session_keeps_no_deleted_long_text(tmp_path):
+    # Long texts are registered to be counted off the loop only by a session that thinks aside; an
+    # inline (virtual-time) session kept every one referenced after the client deleted its item.
+    driver = study_driver(-1, tmp_path)
+    long_text = "word " * 10_000  # past the counter's cache (16,384 characters)
+    for _ in range(3):
+        driver.send(
+            ce.ConversationItemCreate(
+                item={
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": long_text}],
+                },
+            )
+        )
+    created = [e["item"]["id"] for e in driver.of_type("conversation.item.added")]
+    assert len(created) == 3
+    held = [weakref.ref(driver.session.conversation.get(item_id)) for item_id in created]
+    for item_id in created:
+        driver.send(ce.ConversationItemDelete(item_id=item_id))
+    gc.collect()
+    assert [ref() for ref in held] == [None, None, None]
