@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections import deque
 from typing import Any
 
 from mockengine.brain.arguments import unbuildable_reason
@@ -25,7 +26,7 @@ from mockengine.realtime.context import SessionContext
 from mockengine.realtime.context_window import CONTEXT_LENGTH_EXCEEDED, ContextTooLong, FitLedger, Fitted, fit
 from mockengine.realtime.conversation import Item
 from mockengine.realtime.effects import CountTexts, ListMcpTools, McpCallKey, McpListKey, Step, Think, Trace
-from mockengine.realtime.items import UNINTELLIGIBLE_CODE, ConversationItems
+from mockengine.realtime.items import COUNT_ASIDE_CHARS, UNINTELLIGIBLE_CODE, ConversationItems
 from mockengine.realtime.mcp import McpRoute, McpServers, approved_call
 from mockengine.realtime.replies import build_reply_request, response_params, without_pending_repeats
 from mockengine.realtime.response import Response, ResponseParams
@@ -56,6 +57,9 @@ class Responses:
         self._counting: set[str] = set()  # responses whose context's long texts are counted aside
         # per response: the long items counted aside for it (by id(); the items themselves kept alive)
         self._counted_aside: dict[str, dict[int, Item]] = {}
+        # Hashes of the long instructions already counted aside (a few: a session alternates between
+        # its own and a response's); the counter keeps their counts by digest.
+        self._instructions_counted: deque[int] = deque(maxlen=8)
         self.mcp = McpServers(ctx.ids)  # the session's hosted MCP servers and their listed tools
         self._routes: dict[str, dict[str, McpRoute]] = {}  # per response: its tools that are MCP tools
         self._window = HistoryWindow()  # what the brain reads of the conversation's older items
@@ -329,8 +333,9 @@ class Responses:
         context = r.params.input_items if r.params.input_items is not None else tuple(self.ctx.conversation)
         if self.ctx.is_awaiting_any(context):
             return Step()
-        if self.think_aside and self.ctx.long_texts:
-            texts = self._uncounted_long_texts(r.id, r.params.input_items)
+        if self.think_aside:
+            texts = self._uncounted_long_texts(r.id, r.params.input_items) if self.ctx.long_texts else ()
+            texts += self._uncounted_instructions(r.params.instructions)
             if texts:
                 self._counting.add(r.id)
                 return Step(effects=[CountTexts(r.id, texts)])
@@ -380,6 +385,15 @@ class Responses:
                 texts.append(item.text())
         self.ctx.long_texts[:] = kept
         return tuple(texts)
+
+    def _uncounted_instructions(self, instructions: str) -> tuple[str, ...]:
+        """``(instructions,)`` when they are longer than the counter caches by text and were not counted
+        aside yet (the fit would count them on the event loop: a pasted 1 MB prompt, about a second);
+        else ``()``."""
+        if len(instructions) <= COUNT_ASIDE_CHARS or hash(instructions) in self._instructions_counted:
+            return ()
+        self._instructions_counted.append(hash(instructions))
+        return (instructions,)
 
     def on_counted(self, response_id: str, now_ms: float) -> Step:
         """The long texts of a response's context were counted (``CountTexts``): it goes on thinking,

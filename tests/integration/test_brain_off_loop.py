@@ -332,11 +332,14 @@ def _message(text: str) -> dict:
 
 
 async def _long_turn(ws: aiohttp.ClientWebSocketResponse, where: str) -> dict:
-    """A response whose context holds BIG_TEXT: a message, a tool's output, or the response's own input."""
+    """A response whose context holds BIG_TEXT: a message, a tool's output, the response's own input, or
+    its instructions."""
     await ws.send_json({"type": "session.update", "session": {"type": "realtime", "tools": TO_DO_TOOLS}})
     await until(ws, "session.updated")
     response: dict = {"output_modalities": ["text"]}
-    if where == "message":
+    if where == "instructions":
+        response["instructions"] = BIG_TEXT
+    elif where == "message":
         await ws.send_json({"type": "conversation.item.create", "item": _message(BIG_TEXT)})
     elif where == "tool output":
         call = {"type": "function_call", "call_id": "call_1", "name": "play_music", "arguments": "{}"}
@@ -349,7 +352,7 @@ async def _long_turn(ws: aiohttp.ClientWebSocketResponse, where: str) -> dict:
     return (await until(ws, "response.done"))["response"]
 
 
-@pytest.mark.parametrize("where", ["message", "tool output", "response input"])
+@pytest.mark.parametrize("where", ["message", "tool output", "response input", "instructions"])
 async def test_a_huge_text_is_counted_off_the_event_loop(count_gated, where):
     """A 1 MB text's tokens (about a second of BPE) are counted in the brain's lane before the response
     fits its context: while the count is held, ``/healthz`` and another session answer, and the response
