@@ -251,6 +251,12 @@ class FaultSpec:
         return self.kind + (":" + ",".join(parts) if parts else "")
 
 
+# The bound of every integer and number parameter without one of its own. Python takes any integer, but
+# the engine turns waits into floats (``ms / 1000.0``, ``round(s * 1000)``) and counts go out as JSON
+# (orjson: 64 bits): ``http_hang:ms=<400 nines>`` was taken and each request it hit was a 500.
+LARGEST_PARAMETER = 2**31 - 1
+
+
 def _schema_of(param: Param) -> dict[str, Any]:
     schema: dict[str, Any] = {
         "type": param.type if param.default is not None or param.type == "string" else [param.type, "null"]
@@ -259,6 +265,8 @@ def _schema_of(param: Param) -> dict[str, Any]:
         schema["minimum"] = param.minimum
     if param.maximum is not None:
         schema["maximum"] = param.maximum
+    elif param.type in ("integer", "number"):
+        schema["maximum"] = LARGEST_PARAMETER
     if param.doc:
         schema["description"] = param.doc
     return schema

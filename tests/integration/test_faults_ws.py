@@ -530,6 +530,26 @@ async def test_a_call_fault_asked_of_a_websocket_session_is_refused(engine_url, 
         await ws.close()
 
 
+@pytest.mark.parametrize("fault", ["delay_session_created", "close_after_ms", "slow_drip", "session_expired"])
+async def test_a_session_fault_past_its_parameters_bound_is_refused_before_the_upgrade(engine_url, fault):
+    """``?fault=close_after_ms:<400 nines>`` was taken; the upgrade then failed with a 500 (OverflowError
+    in ``ms / 1000.0``), or the session's writer failed and the socket broke (``slow_drip``)."""
+    base = await engine_url(audio_pace=0.0)
+    async with aiohttp.ClientSession() as http:
+        async with http.get(
+            http_base(base) + f"/v1/realtime?model=gpt-realtime&fault={fault}:{'9' * 400}"
+        ) as reply:
+            assert reply.status == 400
+            error = (await reply.json())["error"]
+        assert error["param"] == "fault" and "greater than the maximum" in error["message"]
+        async with http.post(
+            http_base(base) + "/mockengine/faults", json={"fault": f"{fault}:{'9' * 400}"}
+        ) as reply:
+            assert reply.status == 400
+        ws, _ = await open_session(http, base)  # nothing was armed
+        await ws.close()
+
+
 async def test_a_call_fault_armed_on_a_live_websocket_session_is_refused(engine_url):
     base = await engine_url(audio_pace=0.0)
     async with aiohttp.ClientSession() as http:

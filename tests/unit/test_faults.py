@@ -61,6 +61,34 @@ def test_bad_specs_say_what_is_wrong(text, message):
         parse_faults(text)
 
 
+HUGE = "9" * 400  # an integer Python takes, a float overflows: time.sleep, round(x * 1000), orjson
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"http_hang:ms={HUGE}",
+        f"delay_session_created:{HUGE}",
+        f"slow_drip:{HUGE}",
+        f"close_after_ms:{HUGE}",
+        f"session_expired:{HUGE}",
+        "http_rate_limit:retry_after_s=1e308",
+        f"rate_limits:limit={HUGE}",
+        f"close_after_events:n={HUGE}",
+        f"http_quota,times={HUGE}",
+    ],
+)
+def test_a_parameter_past_what_the_engine_can_wait_or_send_is_refused(text):
+    """Every integer and number parameter has an upper bound: ``http_hang:ms=<400 nines>`` and
+    ``http_rate_limit:retry_after_s=1e308`` were taken, then the request was a 500 (OverflowError in
+    ``ms / 1000.0`` and ``round(s * 1000)``), and ``delay_session_created`` / ``close_after_ms`` /
+    ``session_expired`` so large failed the upgrade with a 500 and ``slow_drip`` broke the socket."""
+    with pytest.raises(FaultSpecError, match="greater than the maximum"):
+        parse_faults(text)
+    kind = text.partition(":")[0].partition(",")[0]
+    assert parse_faults(f'{{"kind": "{kind}"}}')[0].kind == kind  # the defaults stay within it
+
+
 def test_every_kind_has_a_schema_and_defaults():
     schema = fault_schema()
     assert set(schema["properties"]["kind"]["enum"]) == set(KINDS)
