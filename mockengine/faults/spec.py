@@ -50,7 +50,13 @@ class Kind:
     main: str | None = None  # the parameter a bare value fills
 
 
-_CODE = Param("integer", 1011, 1000, 4999, "close code; 1006 drops the TCP connection without a close frame")
+_CODE = Param(
+    "integer",
+    1011,
+    1000,
+    4999,
+    "close code: 1000-1003, 1007-1014 or 3000-4999; 1006 drops the TCP connection without a close frame",
+)
 KINDS: dict[str, Kind] = {
     # -- WebSocket --------------------------------------------------------------------------------
     "refuse_upgrade": Kind(
@@ -341,6 +347,11 @@ def from_mapping(raw: Any) -> FaultSpec:
             raise FaultSpecError(f"fault {raw['kind']!r}: at {name}: expected a finite number, got {value}")
     kind = KINDS[raw["kind"]]
     params = {name: raw.get(name, p.default) for name, p in kind.params.items()}
+    if "code" in params and not _sendable_close_code(params["code"]):
+        raise FaultSpecError(
+            f"fault {raw['kind']}: code {params['code']} cannot be sent in a close frame (RFC 6455 7.4); "
+            "use 1000-1003, 1007-1014 or 3000-4999, or 1006 to drop the connection without one"
+        )
     return FaultSpec(
         raw["kind"],
         params,
@@ -348,6 +359,13 @@ def from_mapping(raw: Any) -> FaultSpec:
         times=raw.get("times"),
         path=raw.get("path"),
     )
+
+
+def _sendable_close_code(code: int) -> bool:
+    """Whether a close frame may carry ``code`` (RFC 6455 7.4; 1006 is the engine's "drop the TCP
+    connection"). 1004, 1005, 1015 and 1016-2999 were sent, and the client failed the connection with a
+    protocol error (1002) instead of reading the code asked for."""
+    return code == 1006 or 1000 <= code <= 1003 or 1007 <= code <= 1014 or 3000 <= code <= 4999
 
 
 def _coerce(text: str, param: Param, where: str) -> Any:

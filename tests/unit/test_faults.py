@@ -89,6 +89,19 @@ def test_a_parameter_past_what_the_engine_can_wait_or_send_is_refused(text):
     assert parse_faults(f'{{"kind": "{kind}"}}')[0].kind == kind  # the defaults stay within it
 
 
+@pytest.mark.parametrize("code", [1004, 1005, 1015, 1016, 2000, 2999])
+@pytest.mark.parametrize("kind", ["close_after_events", "close_after_ms", "close_after_audio_delta"])
+def test_a_close_code_no_close_frame_may_carry_is_refused(kind, code):
+    """RFC 6455 7.4: 1004, 1005, 1015 and 1016-2999 never go in a close frame. They were taken and sent,
+    and the client (websockets, the openai SDK's) saw a protocol error (1002) instead of the code asked."""
+    with pytest.raises(FaultSpecError, match=f"code {code} cannot be sent in a close frame"):
+        parse_faults(f"{kind}:code={code}")
+    with pytest.raises(FaultSpecError, match="cannot be sent in a close frame"):
+        parse_faults(f'{{"kind": "{kind}", "code": {code}}}')
+    for usable in (1000, 1003, 1006, 1007, 1014, 3000, 4999):  # 1006: dropped without a frame
+        assert parse_faults(f"{kind}:code={usable}")[0]["code"] == usable
+
+
 def test_every_kind_has_a_schema_and_defaults():
     schema = fault_schema()
     assert set(schema["properties"]["kind"]["enum"]) == set(KINDS)
