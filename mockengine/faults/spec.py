@@ -347,6 +347,12 @@ def from_mapping(raw: Any) -> FaultSpec:
             raise FaultSpecError(f"fault {raw['kind']!r}: at {name}: expected a finite number, got {value}")
     kind = KINDS[raw["kind"]]
     params = {name: raw.get(name, p.default) for name, p in kind.params.items()}
+    path = raw.get("path")
+    if path is not None and not path.startswith("/v1"):  # never matched: HTTP faults act on /v1/ routes
+        raise FaultSpecError(
+            f"fault {raw['kind']}: path must be a route prefix under /v1/ (HTTP faults act on /v1/ "
+            f"routes), e.g. /v1/chat/completions, not {path!r}"
+        )
     if "code" in params and not _sendable_close_code(params["code"]):
         raise FaultSpecError(
             f"fault {raw['kind']}: code {params['code']} cannot be sent in a close frame (RFC 6455 7.4); "

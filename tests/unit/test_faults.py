@@ -102,6 +102,18 @@ def test_a_close_code_no_close_frame_may_carry_is_refused(kind, code):
         assert parse_faults(f"{kind}:code={usable}")[0]["code"] == usable
 
 
+@pytest.mark.parametrize("path", ["v1/chat/completions", "chat", "/healthz", "/mockengine/faults"])
+def test_an_http_path_no_request_can_match_is_refused(path):
+    """HTTP faults act on ``/v1/`` routes, matched by prefix: ``http_status,path=v1`` was armed and
+    listed, and hit no request ever (a load test's "5 % of requests fail" that never failed one)."""
+    with pytest.raises(FaultSpecError, match="path must be a route prefix under /v1"):
+        parse_faults(f"http_status,path={path}")
+    with pytest.raises(FaultSpecError, match="path must be a route prefix under /v1"):
+        parse_faults(f'{{"kind": "http_status", "path": "{path}"}}')
+    assert parse_faults("http_status,path=/v1/chat/completions")[0].path == "/v1/chat/completions"
+    assert parse_faults("http_status,path=/v1")[0].path == "/v1"
+
+
 def test_every_kind_has_a_schema_and_defaults():
     schema = fault_schema()
     assert set(schema["properties"]["kind"]["enum"]) == set(KINDS)
