@@ -224,12 +224,14 @@ async def test_a_close_code_no_frame_may_carry_is_refused_and_a_private_one_reac
     """``close_after_events:code=1005`` was taken; the engine sent 1005 and the client (``websockets``, as
     the openai SDK connects) failed the connection with a protocol error (1002), never seeing 1005."""
     base = await engine_url()
-    async with aiohttp.ClientSession() as http:
-        async with http.get(
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(
             http_base(base) + "/v1/realtime?model=gpt-realtime&fault=close_after_events:code=1005"
-        ) as reply:
-            assert reply.status == 400
-            assert "cannot be sent in a close frame" in (await reply.json())["error"]["message"]
+        ) as reply,
+    ):
+        assert reply.status == 400
+        assert "cannot be sent in a close frame" in (await reply.json())["error"]["message"]
     url = f"{base}/realtime?model=gpt-realtime&fault=close_after_events:code=4001"
     async with websockets.connect(url, additional_headers={"Authorization": "Bearer sk-x"}) as ws:
         with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:

@@ -190,7 +190,9 @@ def test_a_number_that_is_not_finite_in_the_environment_names_its_variable(monke
     with pytest.raises(SystemExit) as exited:
         parse()
     assert exited.value.code == 2
-    assert "MOCKENGINE_HEARTBEAT_S (--heartbeat-s) must be a finite number, not nan" in capsys.readouterr().err
+    assert (
+        "MOCKENGINE_HEARTBEAT_S (--heartbeat-s) must be a finite number, not nan" in capsys.readouterr().err
+    )
 
 
 def test_the_documented_special_values_still_parse():
