@@ -464,6 +464,9 @@ class FaultProfile:
     seed: int | None = None
 
 
+PROFILE_KEYS = ("seed", "faults")
+
+
 def load_profile(path: str) -> FaultProfile:
     """Read a profile file: ``{seed: 7, faults: [...]}`` or just a list of faults."""
     try:
@@ -471,12 +474,19 @@ def load_profile(path: str) -> FaultProfile:
             data = yaml.safe_load(handle)
     except (OSError, yaml.YAMLError) as exc:
         raise FaultSpecError(f"{path}: cannot read fault profile: {exc}") from exc
-    if isinstance(data, dict) and "faults" in data:
+    if isinstance(data, dict) and "kind" not in data:  # a profile, not one fault's object
+        # ``seeed: 7`` was ignored, and the server drew a random seed the profile meant to fix.
+        for key in data:
+            if key not in PROFILE_KEYS:
+                hint = did_you_mean(str(key), PROFILE_KEYS)
+                raise FaultSpecError(
+                    f"{path}: unknown key {str(key)!r}{hint}; a profile takes {', '.join(PROFILE_KEYS)}"
+                )
         seed = data.get("seed")
-        if seed is not None and not isinstance(seed, int):
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise FaultSpecError(f"{path}: seed must be an integer")
         try:
-            return FaultProfile(tuple(faults_from_data(data["faults"] or [])), seed)
+            return FaultProfile(tuple(faults_from_data(data.get("faults") or [])), seed)
         except FaultSpecError as exc:
             raise FaultSpecError(f"{path}: {exc}") from exc
     try:

@@ -131,6 +131,27 @@ def test_profile_file(tmp_path):
         load_profile(str(path))
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "seeed: 7\nfaults: [slow_drip]\n",
+            "unknown key 'seeed' (did you mean 'seed'?); a profile takes seed, faults",
+        ),
+        ("seed: 7\nfautls: [slow_drip]\n", "unknown key 'fautls' (did you mean 'faults'?)"),
+        ("seed: true\nfaults: [slow_drip]\n", "seed must be an integer"),
+    ],
+)
+def test_a_profile_key_misspelt_is_refused_with_its_near_miss(tmp_path, text, said):
+    """``seeed: 7`` was ignored: the server drew a random seed, and the sessions a ``rate`` hit changed
+    from run to run while the profile said they would not."""
+    path = tmp_path / "p.yaml"
+    path.write_text(text)
+    with pytest.raises(FaultSpecError) as refused:
+        load_profile(str(path))
+    assert said in str(refused.value) and str(path) in str(refused.value)
+
+
 def test_same_seed_same_schedule_other_seed_other_schedule():
     profile = FaultProfile(tuple(parse_faults("close_after_audio_delta:3,rate=0.05;slow_drip:ms=1,rate=0.5")))
     first = FaultState(profile=profile, seed=7).schedule("ws", 400)
