@@ -549,11 +549,18 @@ def _engine_args_problem(engine_args: str | None) -> str | None:
     said = io.StringIO()
     try:
         with contextlib.redirect_stderr(said):
-            settings_and_label(build_parser().parse_args(["serve", *engine_args.split()]))
+            settings, label = settings_and_label(build_parser().parse_args(["serve", *engine_args.split()]))
     except SystemExit:
         line = said.getvalue().strip().splitlines()[-1:] or ["refused by serve"]
         return line[0].removeprefix("mockengine serve: error: ").removeprefix("mockengine: ")
-    return None
+    # The files and specs serve checks before its models load (`--fault nope`, a missing `--faults` file
+    # or scenario): the bench started the engine and ended in a traceback, "server exited with 2".
+    return (
+        _directories_problem(settings, label)
+        or faults_problem(settings, label)
+        or voices_problem(settings, label)
+        or checked_scenarios(settings, label)[1]
+    )
 
 
 SERVE_EPILOG = """\

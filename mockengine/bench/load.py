@@ -126,6 +126,8 @@ def bench_load(ctx: BenchContext) -> None:
 
 def print_load(result: dict[str, Any], args: Any) -> None:
     """The load section's report: ``result`` as ``bench_load`` stores it, ``args`` the bench options."""
+    from mockengine.loadtest.driver import driver_late_caveat
+
     s, b, memory = result["engine"], result["baseline"], result["memory"]
     print(
         f"\nload: {args.sessions} sessions, {args.profile} profile, {args.duration:.0f} s, each streaming "
@@ -150,6 +152,8 @@ def print_load(result: dict[str, Any], args: Any) -> None:
         f"{s['lost_events']}; errors {s['errors'] or 'none'}; driver late chunks "
         f"{100 * s['late_chunk_share']:.2f} %"
     )
+    if caveat := driver_late_caveat(s["late_chunk_share"]):
+        print(f"  {caveat}")
     rates = ", ".join(
         f"{k} {fmt(None if v is None else 100 * v, ' %')}" for k, v in result["cache_hit_rates"].items()
     )

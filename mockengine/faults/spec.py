@@ -50,7 +50,13 @@ class Kind:
     main: str | None = None  # the parameter a bare value fills
 
 
-_CODE = Param("integer", 1011, 1000, 4999, "close code; 1006 drops the TCP connection without a close frame")
+_CODE = Param(
+    "integer",
+    1011,
+    1000,
+    4999,
+    "close code: 1000-1003, 1007-1014 or 3000-4999; 1006 drops the TCP connection without a close frame",
+)
 KINDS: dict[str, Kind] = {
     # -- WebSocket --------------------------------------------------------------------------------
     "refuse_upgrade": Kind(
@@ -251,6 +257,12 @@ class FaultSpec:
         return self.kind + (":" + ",".join(parts) if parts else "")
 
 
+# The bound of every integer and number parameter without one of its own. Python takes any integer, but
+# the engine turns waits into floats (``ms / 1000.0``, ``round(s * 1000)``) and counts go out as JSON
+# (orjson: 64 bits): ``http_hang:ms=<400 nines>`` was taken and each request it hit was a 500.
+LARGEST_PARAMETER = 2**31 - 1
+
+
 def _schema_of(param: Param) -> dict[str, Any]:
     schema: dict[str, Any] = {
         "type": param.type if param.default is not None or param.type == "string" else [param.type, "null"]
@@ -259,6 +271,8 @@ def _schema_of(param: Param) -> dict[str, Any]:
         schema["minimum"] = param.minimum
     if param.maximum is not None:
         schema["maximum"] = param.maximum
+    elif param.type in ("integer", "number"):
+        schema["maximum"] = LARGEST_PARAMETER
     if param.doc:
         schema["description"] = param.doc
     return schema
@@ -333,6 +347,17 @@ def from_mapping(raw: Any) -> FaultSpec:
             raise FaultSpecError(f"fault {raw['kind']!r}: at {name}: expected a finite number, got {value}")
     kind = KINDS[raw["kind"]]
     params = {name: raw.get(name, p.default) for name, p in kind.params.items()}
+    path = raw.get("path")
+    if path is not None and not path.startswith("/v1"):  # never matched: HTTP faults act on /v1/ routes
+        raise FaultSpecError(
+            f"fault {raw['kind']}: path must be a route prefix under /v1/ (HTTP faults act on /v1/ "
+            f"routes), e.g. /v1/chat/completions, not {path!r}"
+        )
+    if "code" in params and not _sendable_close_code(params["code"]):
+        raise FaultSpecError(
+            f"fault {raw['kind']}: code {params['code']} cannot be sent in a close frame (RFC 6455 7.4); "
+            "use 1000-1003, 1007-1014 or 3000-4999, or 1006 to drop the connection without one"
+        )
     return FaultSpec(
         raw["kind"],
         params,
@@ -340,6 +365,13 @@ def from_mapping(raw: Any) -> FaultSpec:
         times=raw.get("times"),
         path=raw.get("path"),
     )
+
+
+def _sendable_close_code(code: int) -> bool:
+    """Whether a close frame may carry ``code`` (RFC 6455 7.4; 1006 is the engine's "drop the TCP
+    connection"). 1004, 1005, 1015 and 1016-2999 were sent, and the client failed the connection with a
+    protocol error (1002) instead of reading the code asked for."""
+    return code == 1006 or 1000 <= code <= 1003 or 1007 <= code <= 1014 or 3000 <= code <= 4999
 
 
 def _coerce(text: str, param: Param, where: str) -> Any:
@@ -432,6 +464,9 @@ class FaultProfile:
     seed: int | None = None
 
 
+PROFILE_KEYS = ("seed", "faults")
+
+
 def load_profile(path: str) -> FaultProfile:
     """Read a profile file: ``{seed: 7, faults: [...]}`` or just a list of faults."""
     try:
@@ -439,12 +474,19 @@ def load_profile(path: str) -> FaultProfile:
             data = yaml.safe_load(handle)
     except (OSError, yaml.YAMLError) as exc:
         raise FaultSpecError(f"{path}: cannot read fault profile: {exc}") from exc
-    if isinstance(data, dict) and "faults" in data:
+    if isinstance(data, dict) and "kind" not in data:  # a profile, not one fault's object
+        # ``seeed: 7`` was ignored, and the server drew a random seed the profile meant to fix.
+        for key in data:
+            if key not in PROFILE_KEYS:
+                hint = did_you_mean(str(key), PROFILE_KEYS)
+                raise FaultSpecError(
+                    f"{path}: unknown key {str(key)!r}{hint}; a profile takes {', '.join(PROFILE_KEYS)}"
+                )
         seed = data.get("seed")
-        if seed is not None and not isinstance(seed, int):
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise FaultSpecError(f"{path}: seed must be an integer")
         try:
-            return FaultProfile(tuple(faults_from_data(data["faults"] or [])), seed)
+            return FaultProfile(tuple(faults_from_data(data.get("faults") or [])), seed)
         except FaultSpecError as exc:
             raise FaultSpecError(f"{path}: {exc}") from exc
     try:

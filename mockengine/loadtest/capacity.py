@@ -24,14 +24,14 @@ from typing import Any
 
 import aiohttp
 
-from mockengine.loadtest.driver import LoadReport, run_load
+from mockengine.loadtest.driver import DRIVER_LATE_SHARE_MAX, LoadReport, run_load
 from mockengine.loadtest.processes import Child, cpu_by_role, thread_readings
 from mockengine.loadtest.profile import LoadProfile
 
 ONSET_P95_MAX_MS = 250.0
 RESPONSE_P95_MAX_MS = 1000.0
 ACK_P95_MAX_MS = 250.0
-LATE_SHARE_MAX = 0.01
+LATE_SHARE_MAX = DRIVER_LATE_SHARE_MAX
 
 
 def level_failures(summary: dict[str, Any], *, baseline: bool) -> list[str]:

@@ -26,6 +26,23 @@ from mockengine.loadtest.profile import LoadProfile
 TURN_CLIPS = ("question", "colour_question", "interrupt")
 
 
+# A driver later than this on its 20 ms chunks measures its own delay as much as the engine's: the
+# capacity climb fails such a level, and the load and soak reports say so beside their figures.
+DRIVER_LATE_SHARE_MAX = 0.01
+
+
+def driver_late_caveat(late_chunk_share: float) -> str | None:
+    """One sentence for a report when the driver fell behind real time on more than
+    :data:`DRIVER_LATE_SHARE_MAX` of its audio chunks (``late_chunk_share`` 0–1), else None."""
+    if late_chunk_share <= DRIVER_LATE_SHARE_MAX:
+        return None
+    return (
+        f"the driver fell behind on {100 * late_chunk_share:.2f} % of its audio chunks (over "
+        f"{100 * DRIVER_LATE_SHARE_MAX:.0f} %): the machine was busy, so the latencies and verdicts include "
+        "the driver's own delay; rerun with fewer --sessions or on a quieter machine"
+    )
+
+
 def percentile(values: list[float], q: float) -> float | None:
     """The q-th percentile (0-100) by linear interpolation, None for no values."""
     if not values:

@@ -27,7 +27,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from mockengine.loadtest.driver import percentile
+from mockengine.loadtest.driver import driver_late_caveat, percentile
 from mockengine.loadtest.plot import agg_pyplot, save_panels
 from mockengine.loadtest.soak import SoakRun
 from mockengine.loadtest.soak_memory import format_owner_changes, owner_changes, signed
@@ -199,6 +199,8 @@ def print_summary(summary: dict[str, Any]) -> None:
         f"driver late chunks {100 * summary['late_chunk_share']:.2f} %; minutes passed "
         f"{summary['minutes_passed']}/{len(summary['rows'])}"
     )
+    if caveat := driver_late_caveat(summary["late_chunk_share"]):
+        print(f"  {caveat}")
 
 
 def _print_memory(summary: dict[str, Any]) -> None:

@@ -10,6 +10,8 @@ field's own name for the marker), or None when nothing is wrong.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
 import re
 from collections.abc import Callable, Collection, Mapping
@@ -98,6 +100,12 @@ def value_problem(settings: Settings, label: Label = option) -> str | None:
         return f"{label('audio_delta_ms')} must be between 1 and 2000 (HRP maxAudioDeltaMs)"
     if not 0 <= settings.port <= 65535:  # the socket layer would take 70000 as 70000 - 65536
         return f"{label('port')} must be between 0 and 65535, not {settings.port}"
+    for field in dataclasses.fields(settings):
+        # nan passes every range check below (nan < 0 is false) and inf most: `--shutdown-grace-s inf`
+        # was served, and its stop ended in an OverflowError traceback (a thread's wait past time_t).
+        value = getattr(settings, field.name)
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"{label(field.name)} must be a finite number, not {value:g}"
     for name, minimum in MINIMUMS:
         value = getattr(settings, name)
         if value < minimum:

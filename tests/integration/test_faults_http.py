@@ -205,6 +205,16 @@ async def test_bad_fault_header_is_a_400(http_engine):
     assert "Invalid mockengine fault" in caught.value.message
 
 
+@pytest.mark.parametrize("fault", ["http_rate_limit:retry_after_s=1e308", "http_hang:ms=" + "9" * 400])
+async def test_a_fault_header_past_the_parameters_bound_is_a_400_not_a_500(http_engine, fault):
+    """Taken before, then the request failed inside the engine: a 500 ``server_error`` (OverflowError)."""
+    base = await http_engine()
+    async with sdk(base, fault, max_retries=0, timeout=10) as client:
+        with pytest.raises(openai.BadRequestError) as caught:
+            await client.models.list()
+    assert "greater than the maximum" in caught.value.message
+
+
 async def test_control_endpoint_arms_the_next_requests_and_is_guarded(http_engine):
     base = await http_engine()
     async with aiohttp.ClientSession() as http:

@@ -220,6 +220,26 @@ async def test_a_fault_close_names_the_fault_in_its_reason(engine_url, fault):
     )
 
 
+async def test_a_close_code_no_frame_may_carry_is_refused_and_a_private_one_reaches_the_sdk(engine_url):
+    """``close_after_events:code=1005`` was taken; the engine sent 1005 and the client (``websockets``, as
+    the openai SDK connects) failed the connection with a protocol error (1002), never seeing 1005."""
+    base = await engine_url()
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(
+            http_base(base) + "/v1/realtime?model=gpt-realtime&fault=close_after_events:code=1005"
+        ) as reply,
+    ):
+        assert reply.status == 400
+        assert "cannot be sent in a close frame" in (await reply.json())["error"]["message"]
+    url = f"{base}/realtime?model=gpt-realtime&fault=close_after_events:code=4001"
+    async with websockets.connect(url, additional_headers={"Authorization": "Bearer sk-x"}) as ws:
+        with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+            while True:
+                await ws.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4001
+
+
 async def test_error_mid_response_and_response_failed(engine_url):
     base = await engine_url(audio_pace=0.0)
     async with aiohttp.ClientSession() as http:
@@ -527,6 +547,26 @@ async def test_a_call_fault_asked_of_a_websocket_session_is_refused(engine_url, 
             error = (await reply.json())["error"]
         assert error["param"] == "fault" and "acts on WebRTC calls only" in error["message"]
         ws, _ = await open_session(http, base, "&fault=close_after_audio_delta:1")  # one that acts: taken
+        await ws.close()
+
+
+@pytest.mark.parametrize("fault", ["delay_session_created", "close_after_ms", "slow_drip", "session_expired"])
+async def test_a_session_fault_past_its_parameters_bound_is_refused_before_the_upgrade(engine_url, fault):
+    """``?fault=close_after_ms:<400 nines>`` was taken; the upgrade then failed with a 500 (OverflowError
+    in ``ms / 1000.0``), or the session's writer failed and the socket broke (``slow_drip``)."""
+    base = await engine_url(audio_pace=0.0)
+    async with aiohttp.ClientSession() as http:
+        async with http.get(
+            http_base(base) + f"/v1/realtime?model=gpt-realtime&fault={fault}:{'9' * 400}"
+        ) as reply:
+            assert reply.status == 400
+            error = (await reply.json())["error"]
+        assert error["param"] == "fault" and "greater than the maximum" in error["message"]
+        async with http.post(
+            http_base(base) + "/mockengine/faults", json={"fault": f"{fault}:{'9' * 400}"}
+        ) as reply:
+            assert reply.status == 400
+        ws, _ = await open_session(http, base)  # nothing was armed
         await ws.close()
 
 

@@ -97,6 +97,30 @@ def test_the_report_counts_the_model_runs_in_the_measured_window(capsys: pytest.
     )
 
 
+@pytest.mark.parametrize(("late", "warned"), [(0.1136, True), (0.005, False)])
+def test_a_driver_that_fell_behind_is_said_beside_the_latencies(
+    late: float, warned: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 10-session run on a busy machine printed "driver late chunks 11.36 %" at the end of a line, and
+    nothing said that its latencies then measure the driver's delay too (the capacity climb fails such
+    a level: ``LATE_SHARE_MAX``)."""
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--only", "load", "--sessions", "8", "--duration", "20"])
+    summary = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0).summary()
+    result = {
+        "engine": {**summary, "late_chunk_share": late},
+        "baseline": summary,
+        "memory": {},
+        "cache_hit_rates": {},
+        "warm_up": {"sessions": WARM_UP_SESSIONS, "seconds": 12.0},
+    }
+    print_load(result, args)
+    out = capsys.readouterr().out
+    assert ("the driver fell behind on 11.36 % of its audio chunks (over 1 %)" in out) is warned
+    assert ("the driver fell behind" in out) is warned
+
+
 def test_the_main_threads_cpu_is_part_of_the_process_trees() -> None:
     import os
     import time

@@ -217,6 +217,11 @@ def test_soak_waves_are_minutes_above_zero(waves, capsys) -> None:
         ("--nope 1", "unrecognized arguments: --nope 1"),
         ("--audio-delta-ms 5000", "--audio-delta-ms must be between 1 and 2000"),
         ("--port x", "argument --port: invalid"),
+        # serve refuses these before its models load; the bench started the engine and ended in a
+        # traceback (RuntimeError: server exited with 2), status 1
+        ("--fault nope", "--fault 'nope': unknown fault kind 'nope'"),
+        ("--faults /nonexistent/f.yaml", "--faults /nonexistent/f.yaml: cannot read fault profile"),
+        ("--scenario no_such_scenario", "no_such_scenario"),
     ],
 )
 def test_engine_args_serve_refuses_are_refused_before_anything_runs(engine_args, said, capsys) -> None:

@@ -166,6 +166,35 @@ def test_a_value_the_engine_would_misuse_is_one_line_and_status_2(argv, named, c
     assert len(err) == 1 and err[0].startswith("mockengine: ") and named in err[0], err
 
 
+FLOAT_OPTIONS = (
+    "--audio-pace", "--text-tokens-per-s", "--heartbeat-s", "--mcp-timeout-s", "--shutdown-grace-s",
+    "--audio-memory-s", "--reclaim-interval-s", "--tts-cache-mb", "--stt-cache-mb",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("value", ["nan", "inf"])
+@pytest.mark.parametrize("named", FLOAT_OPTIONS)
+def test_a_number_that_is_not_finite_is_one_line_and_status_2(named, value, capsys):
+    """`--shutdown-grace-s inf` was served, and the stop then ended in an OverflowError traceback (a
+    thread's wait past time_t); `--heartbeat-s nan` passed the range check (nan < 0 is false)."""
+    with pytest.raises(SystemExit) as exited:
+        parse(named, value)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("mockengine: ") and named in err[0], err
+    assert "finite" in err[0]
+
+
+def test_a_number_that_is_not_finite_in_the_environment_names_its_variable(monkeypatch, capsys):
+    monkeypatch.setenv("MOCKENGINE_HEARTBEAT_S", "nan")
+    with pytest.raises(SystemExit) as exited:
+        parse()
+    assert exited.value.code == 2
+    assert (
+        "MOCKENGINE_HEARTBEAT_S (--heartbeat-s) must be a finite number, not nan" in capsys.readouterr().err
+    )
+
+
 def test_the_documented_special_values_still_parse():
     """0 turns a bound or a cache off, `--audio-memory-s -1` keeps all item audio in memory."""
     settings = parse(

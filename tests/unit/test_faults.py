@@ -61,6 +61,59 @@ def test_bad_specs_say_what_is_wrong(text, message):
         parse_faults(text)
 
 
+HUGE = "9" * 400  # an integer Python takes, a float overflows: time.sleep, round(x * 1000), orjson
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"http_hang:ms={HUGE}",
+        f"delay_session_created:{HUGE}",
+        f"slow_drip:{HUGE}",
+        f"close_after_ms:{HUGE}",
+        f"session_expired:{HUGE}",
+        "http_rate_limit:retry_after_s=1e308",
+        f"rate_limits:limit={HUGE}",
+        f"close_after_events:n={HUGE}",
+        f"http_quota,times={HUGE}",
+    ],
+)
+def test_a_parameter_past_what_the_engine_can_wait_or_send_is_refused(text):
+    """Every integer and number parameter has an upper bound: ``http_hang:ms=<400 nines>`` and
+    ``http_rate_limit:retry_after_s=1e308`` were taken, then the request was a 500 (OverflowError in
+    ``ms / 1000.0`` and ``round(s * 1000)``), and ``delay_session_created`` / ``close_after_ms`` /
+    ``session_expired`` so large failed the upgrade with a 500 and ``slow_drip`` broke the socket."""
+    with pytest.raises(FaultSpecError, match="greater than the maximum"):
+        parse_faults(text)
+    kind = text.partition(":")[0].partition(",")[0]
+    assert parse_faults(f'{{"kind": "{kind}"}}')[0].kind == kind  # the defaults stay within it
+
+
+@pytest.mark.parametrize("code", [1004, 1005, 1015, 1016, 2000, 2999])
+@pytest.mark.parametrize("kind", ["close_after_events", "close_after_ms", "close_after_audio_delta"])
+def test_a_close_code_no_close_frame_may_carry_is_refused(kind, code):
+    """RFC 6455 7.4: 1004, 1005, 1015 and 1016-2999 never go in a close frame. They were taken and sent,
+    and the client (websockets, the openai SDK's) saw a protocol error (1002) instead of the code asked."""
+    with pytest.raises(FaultSpecError, match=f"code {code} cannot be sent in a close frame"):
+        parse_faults(f"{kind}:code={code}")
+    with pytest.raises(FaultSpecError, match="cannot be sent in a close frame"):
+        parse_faults(f'{{"kind": "{kind}", "code": {code}}}')
+    for usable in (1000, 1003, 1006, 1007, 1014, 3000, 4999):  # 1006: dropped without a frame
+        assert parse_faults(f"{kind}:code={usable}")[0]["code"] == usable
+
+
+@pytest.mark.parametrize("path", ["v1/chat/completions", "chat", "/healthz", "/mockengine/faults"])
+def test_an_http_path_no_request_can_match_is_refused(path):
+    """HTTP faults act on ``/v1/`` routes, matched by prefix: ``http_status,path=v1`` was armed and
+    listed, and hit no request ever (a load test's "5 % of requests fail" that never failed one)."""
+    with pytest.raises(FaultSpecError, match="path must be a route prefix under /v1"):
+        parse_faults(f"http_status,path={path}")
+    with pytest.raises(FaultSpecError, match="path must be a route prefix under /v1"):
+        parse_faults(f'{{"kind": "http_status", "path": "{path}"}}')
+    assert parse_faults("http_status,path=/v1/chat/completions")[0].path == "/v1/chat/completions"
+    assert parse_faults("http_status,path=/v1")[0].path == "/v1"
+
+
 def test_every_kind_has_a_schema_and_defaults():
     schema = fault_schema()
     assert set(schema["properties"]["kind"]["enum"]) == set(KINDS)
@@ -76,6 +129,27 @@ def test_profile_file(tmp_path):
     path.write_text("faults: [{kind: nope}]\n")
     with pytest.raises(FaultSpecError, match="p.yaml"):
         load_profile(str(path))
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "seeed: 7\nfaults: [slow_drip]\n",
+            "unknown key 'seeed' (did you mean 'seed'?); a profile takes seed, faults",
+        ),
+        ("seed: 7\nfautls: [slow_drip]\n", "unknown key 'fautls' (did you mean 'faults'?)"),
+        ("seed: true\nfaults: [slow_drip]\n", "seed must be an integer"),
+    ],
+)
+def test_a_profile_key_misspelt_is_refused_with_its_near_miss(tmp_path, text, said):
+    """``seeed: 7`` was ignored: the server drew a random seed, and the sessions a ``rate`` hit changed
+    from run to run while the profile said they would not."""
+    path = tmp_path / "p.yaml"
+    path.write_text(text)
+    with pytest.raises(FaultSpecError) as refused:
+        load_profile(str(path))
+    assert said in str(refused.value) and str(path) in str(refused.value)
 
 
 def test_same_seed_same_schedule_other_seed_other_schedule():

@@ -122,3 +122,14 @@ def test_a_soak_of_an_engine_it_did_not_start_says_memory_is_not_read(capsys):
     out = capsys.readouterr().out
     assert "None" not in out
     assert "  memory: n/a (server not started by the bench)" in out.splitlines()
+
+
+@pytest.mark.parametrize(("late", "warned"), [(9, True), (0, False)])
+def test_a_driver_that_fell_behind_is_said_beside_the_verdicts(late: int, warned: bool, capsys) -> None:
+    """A 2-minute soak on a busy machine passed a minute with the driver 9 % late, and said so only as
+    "driver late chunks 9.05 %" at the end of its last line."""
+    run = made_up_run(rss_growth_mib_per_min=0.0)
+    run.results[0].chunks_sent, run.results[0].chunks_late = 100, late
+    print_summary(summarize(run))
+    out = capsys.readouterr().out
+    assert ("the driver fell behind on 9.00 % of its audio chunks (over 1 %)" in out) is warned
