@@ -107,7 +107,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("action", choices=("record", "score"))
     parser.add_argument("split", nargs="?")
-    parser.add_argument("--splits", default="heldout_r8,heldout_r9,heldout_r10,heldout_r11,heldout_r12")
+    parser.add_argument(
+        "--splits", default="heldout_r8,heldout_r9,heldout_r10,heldout_r11,heldout_r12,heldout_r13"
+    )
     parser.add_argument(
         "--before-round-19", action="store_true", help="score with round 18's demonstratives ('that' only)"
     )

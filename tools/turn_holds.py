@@ -110,3 +110,29 @@ def either(*holds: Hold) -> Hold:
 HOLDS += [
     ("demonstrative + unpunctuated <= 1", either(demonstrative(THIS), unpunctuated(1))),
 ]
+
+
+def end_without_determiner(probe: dict[str, Any]) -> bool:
+    """Round 20: a closed turn ending on "end" with no determiner or place adjective before it ("We gave
+    up on the Sunday end." for "… the Sunday and"): whisper's hearing of a cut-off "and". Adopted as
+    ``turn_scoring``'s ``function_ending`` on "end" (``END_DETERMINERS``); a no-op with it in place."""
+    from mockengine.realtime.turn_scoring import END_DETERMINERS, END_MODIFIERS
+
+    words = _words(probe["text"])
+    return len(words) >= 2 and words[-1] == "end" and words[-2] not in END_DETERMINERS | END_MODIFIERS
+
+
+INDEFINITES = frozenset({"somebody", "someone", "everybody", "everyone", "nobody", "anyone", "anybody"})
+
+
+def indefinite_subject(probe: dict[str, Any]) -> bool:
+    """Round 20, not adopted: a two-word turn opening on an indefinite pronoun ("Somebody showed" for
+    "Somebody should"): a subject and its verb, not an answer (saved 1 pause, on heldout_r8 only)."""
+    words = _words(probe["text"])
+    return len(words) == 2 and words[0] in INDEFINITES and words[1] != "else"
+
+
+HOLDS += [
+    ("end, no determiner (round 20)", end_without_determiner),
+    ("indefinite subject + one word", indefinite_subject),
+]

@@ -28,7 +28,9 @@ cue                         evidence                                            
 ``short_answer``            the turn is one or two standalone words ("Sure",       :data:`SHORT_ANSWER_WEIGHT`
                             "Friday."): replaces ``last_word`` and prosody
 ``function_ending``         a closed sentence ends on "in"/"on" (or a misheard     :data:`PARTICLE_WEIGHT`,
-                            "and"/"an") or another function word ("it might.")     ``FUNCTION_ENDING_WEIGHT``
+                            "and"/"an") or another function word ("it might.");    ``FUNCTION_ENDING_WEIGHT``
+                            round 20: or on "end" with no determiner before it
+                            (a misheard "and": "the Sunday end.")
 ``object_verb``             a closed sentence ends on a verb that needs an object  :data:`OBJECT_VERB_WEIGHT`
 ``misheard``                (round 4) replaces ``last_word`` when the doubt reads  half ``last_word``'s
                             as a misheard finished sentence (:func:`_misheard`)
@@ -144,6 +146,20 @@ FUNCTION_ENDINGS = (
     | frozenset({"her", "his", "after", "before", "its"})
 )
 FUNCTION_ENDING_WEIGHT = -0.5
+# Round 20: "end" is a count noun, so a closed sentence ends on it after a determiner ("in the end", "no
+# end"), or after a determiner and an adjective of place ("the far end", "the deep end", "a dead end");
+# after anything else it is whisper's hearing of a cut-off "and" ("We gave up on the Sunday end." for
+# "... on the Sunday and | went to a cafe"). On the six burned splits (heldout_r8..r13): 3 mid-thought
+# pauses cut at high ended so, and the 5 finished statements ending on "end" all had "the" before it.
+END_DETERMINERS = frozenset(
+    {"the", "a", "an", "my", "your", "our", "their", "her", "his", "its", "this", "that", "no", "either"}
+    | {"each", "another", "one", "which", "whose", "what"}
+)
+END_MODIFIERS = frozenset(
+    {"other", "far", "near", "deep", "shallow", "dead", "loose", "wrong", "very", "bitter", "sharp"}
+    | {"back", "front", "top", "bottom", "rear", "tail", "west", "east", "north", "south", "upper"}
+    | {"lower", "high", "low", "receiving", "business", "opposite"}
+)
 DEMONSTRATIVE_WEIGHT = -1.0  # round 4: a final "that" (0 of 396 finished ends, 25 of 491 mid-thought pauses)
 # Round 19: "this" / "these" / "those" too ("I sit next to this | bloke"): on the five burned splits
 # (heldout_r8..r12) 12 mid-thought pauses cut at high ended so and no finished statement did.
@@ -308,7 +324,9 @@ def _misheard(cues: list[Cue], words: tuple[WordTiming, ...]) -> list[Cue]:
 
 def _ending_word_cues(text: str) -> list[Cue]:
     """Soft cues on a sentence whisper closed: a verb left without its object, or a final "in"/"on"
-    (a particle, or whisper's hearing of a cut-off "and" / "an": "I tried calling her in.")."""
+    (a particle, or whisper's hearing of a cut-off "and" / "an": "I tried calling her in."); since
+    round 20 a final "end" with no determiner before it (:data:`END_DETERMINERS`): a cut-off "and"
+    ("We gave up on the Sunday end.")."""
     cues = []
     if ends_on_short_list(text):
         cues.append(Cue("short_list", SHORT_LIST_WEIGHT, "two short items and no 'and'/'or' yet"))
@@ -319,7 +337,10 @@ def _ending_word_cues(text: str) -> list[Cue]:
     words = _WORDS.findall(text.lower())
     if len(words) > 2 and words[-1] in AMBIGUOUS_ENDINGS | PREPOSITIONS and strands(words):
         return cues  # a stranded particle ends a relative clause: "someone you can rely on."
-    if last is not None and last[1] in AMBIGUOUS_ENDINGS:
+    if len(words) >= 2 and words[-1] == "end" and words[-2] not in END_DETERMINERS | END_MODIFIERS:
+        reason = f"ends on {words[-2]!r} 'end' (no determiner: a cut-off 'and')"
+        cues.append(Cue("function_ending", PARTICLE_WEIGHT, reason))
+    elif last is not None and last[1] in AMBIGUOUS_ENDINGS:
         cues.append(
             Cue("function_ending", PARTICLE_WEIGHT, f"ends on {last[1]!r} (a particle, or 'and'/'an')")
         )

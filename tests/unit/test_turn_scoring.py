@@ -452,3 +452,25 @@ def test_a_negated_auxiliary_ending_holds_and_a_particle_does_not(text, is_held)
     ends_fast = verdict.completeness is Completeness.COMPLETE and not verdict.is_contested
     assert ends_fast is not is_held
     assert ("function_ending" in cue_names(verdict)) is is_held
+
+
+@pytest.mark.parametrize(
+    ("text", "is_held"),
+    [
+        ("We gave up on the Sunday end.", True),
+        ("There were speeches, a three-course meal end.", True),
+        ("The boilers end.", True),
+        ("We sorted it out in the end.", False),
+        ("My youngest was doing spins by the end.", False),
+        ("We sat at the far end.", False),
+        ("That road is a dead end.", False),
+    ],
+)
+def test_a_sentence_closed_on_end_with_no_determiner_is_held(text, is_held):
+    """Round 20: "end" is a count noun and needs a determiner ("in the end", "the far end"); after a bare
+    noun it is whisper's hearing of a cut-off "and" ("…on the Sunday and | went to a café")."""
+    words = timed(text)
+    verdict = score_turn(TurnEvidence(text, speech_end(words), words), "high")
+    ends_fast = verdict.completeness is Completeness.COMPLETE and not verdict.is_contested
+    assert ends_fast is not is_held
+    assert any(cue.name == "function_ending" and "'end'" in cue.reason for cue in verdict.cues) is is_held
