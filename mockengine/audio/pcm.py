@@ -54,7 +54,7 @@ def strict_b64decode(data: str) -> bytes:
     """
     if len(data) % 4 or data.find("=", 0, len(data) - 2) != -1:  # (no copy of the text, unlike data[:-2])
         return base64.b64decode(data, validate=True)
-    return pybase64.b64decode(data, validate=True)
+    return pybase64.b64decode(data, None, True)  # (s, altchars, validate: by position, see bare_append_audio)
 
 
 def encode_base64_audio(pcm: bytes | bytearray | memoryview) -> str:

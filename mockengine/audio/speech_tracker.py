@@ -104,7 +104,12 @@ _QUIET_NEXT_STATE, _QUIET_EDGE = TRANSITIONS[_S.SILENCE, _E.NO_SPEECH]
 # (SPEECH, SPEECH)'s, likewise, for `SpeechTracker._step`'s speech-after-speech step (no edge either).
 _SPEAKING_NEXT_STATE, _SPEAKING_EDGE = TRANSITIONS[_S.SPEECH, _E.SPEECH]
 assert _QUIET_EDGE is None and _SPEAKING_EDGE is None
-_SILENCE = _S.SILENCE  # (a module global: read on every quiet frame)
+# The members read per frame, as module globals: in Python 3.11 ``SpeechState.SPEECH`` goes through
+# EnumType's ``__getattr__`` hook (a method-wrapper made and called, ~190 ns a read against ~20 ns for a
+# global; docs/cpu.md, eighteenth pass).
+_SILENCE = _S.SILENCE  # (read on every quiet frame)
+_SPEECH = _S.SPEECH  # (read on every frame of a turn: `_step`, `silence_ms`)
+_NO_SPEECH, _UNCONFIRMED_SPEECH, _SPEECH_EVENT = _E.NO_SPEECH, _E.UNCONFIRMED_SPEECH, _E.SPEECH
 
 
 class IllegalTransition(RuntimeError):
@@ -188,7 +193,7 @@ class SpeechTracker:
         Measured from the end of the last confirmed speech frame (or the reset floor) to the end of the
         last frame seen; speech frames that never confirm (clicks) do not interrupt it.
         """
-        if self._state is SpeechState.SPEECH:
+        if self._state is _SPEECH:
             return 0
         return samples_to_ms(max(0, self._frames_end_samples - self._silence_start_samples))
 
@@ -198,7 +203,7 @@ class SpeechTracker:
 
         A turn detector about to end a turn waits while this is set: the speaker may be resuming.
         """
-        if self._state is SpeechState.SPEECH:
+        if self._state is _SPEECH:
             return None
         starts = [f.start_samples for f in self._window if f.is_speech]
         return samples_to_ms(starts[0]) if starts else None
@@ -230,7 +235,7 @@ class SpeechTracker:
         if frame.end_samples <= self._floor_samples:
             return None
         self._frames_end_samples = frame.end_samples
-        if not frame.is_speech and self._state is SpeechState.SILENCE and not self._window_speech_frames:
+        if not frame.is_speech and self._state is _SILENCE and not self._window_speech_frames:
             # Silence after silence, most frames of a conversation: `_step`'s first quiet branch, the
             # table's (SILENCE, NO_SPEECH), with no window to clear.
             # The table's own entry, read once at import (`_QUIET_NEXT_STATE`): `_move` and `next_state`
@@ -266,14 +271,14 @@ class SpeechTracker:
         return edge
 
     def _step(self, frame: VadFrame) -> SpeechEdge | None:
-        if self._state is SpeechState.SPEECH:
+        if self._state is _SPEECH:
             if frame.is_speech:
                 # Speech after speech, every frame of a turn's talking: the table's (SPEECH, SPEECH)
                 # read once at import and `_mark_speech` inline, without their three calls.
                 self._state = _SPEAKING_NEXT_STATE
                 self._last_speech_end_samples = self._silence_start_samples = frame.end_samples
                 return None
-            self._move(VadEvent.NO_SPEECH)
+            self._move(_NO_SPEECH)
             self._clear_window()
             assert self._last_speech_end_samples is not None
             return SpeechPause(speech_end_ms=samples_to_ms(self._last_speech_end_samples))
@@ -281,12 +286,12 @@ class SpeechTracker:
             # The usual frame between turns: silence after silence. Only the window's speech frames
             # count for an onset, and it holds none, so it can start afresh at the next speech frame.
             self._clear_window()
-            self._move(VadEvent.NO_SPEECH)
+            self._move(_NO_SPEECH)
             return None
         speech_start = self._push_window(frame)
         if speech_start is not None:
             return self._confirm(speech_start, frame)
-        self._move(VadEvent.UNCONFIRMED_SPEECH if self._window_speech_frames else VadEvent.NO_SPEECH)
+        self._move(_UNCONFIRMED_SPEECH if self._window_speech_frames else _NO_SPEECH)
         return None
 
     def _clear_window(self) -> None:
@@ -307,7 +312,7 @@ class SpeechTracker:
         return max(speech[0].start_samples, self._floor_samples)
 
     def _confirm(self, speech_start: int, frame: VadFrame) -> SpeechEdge:
-        edge = self._move(VadEvent.SPEECH)
+        edge = self._move(_SPEECH_EVENT)
         self._clear_window()
         self._mark_speech(frame.end_samples)
         start_ms = samples_to_ms(speech_start)

@@ -171,6 +171,30 @@ def test_the_bare_append_shortcut_takes_what_clients_send(raw: str) -> None:
     assert ce.bare_append_audio(raw) == base64.b64decode(json.loads(raw)["audio"])
 
 
+def test_the_bare_append_shortcut_takes_canonical_base64_only() -> None:
+    # ``bare_append_audio`` (pybase64, ``validate`` passed by position since the eighteenth pass of
+    # docs/cpu.md) takes canonical text only (``=`` only in the last two places): over every text of 4
+    # and 8 characters from ``A``, ``Q``, ``/`` and ``=`` it decodes exactly what the standard library
+    # decodes from canonical text, and leaves everything else (``AAAA====``, which pybase64 alone would
+    # take, ``AA=A``, …) to the general parse, which answers as before.
+    alphabet = "AQ/="
+    for size in (4, 8):
+        for n in range(len(alphabet) ** size):
+            text = "".join(alphabet[n // len(alphabet) ** k % len(alphabet)] for k in range(size))
+            canonical = "=" not in text[:-2] and not text.endswith("=A") and not text.endswith("=Q")
+            canonical = canonical and not text.endswith("=/")
+            try:
+                expected = base64.b64decode(text, validate=True) if canonical else None
+            except ValueError:
+                expected = None
+            for raw in (
+                json.dumps({"type": "input_audio_buffer.append", "audio": text}),
+                json.dumps({"type": "input_audio_buffer.append", "audio": text}, separators=(",", ":")),
+            ):
+                assert ce.bare_append_audio(raw) == expected, text
+                assert _outcome(parse_plain_append, raw) == _outcome(ce.parse_general_plain_append, raw)
+
+
 class FastDriver(VirtualTimeDriver):
     """A driver whose appends take the session's fast path."""
 
