@@ -290,6 +290,15 @@ def follow_up(
     return _again(by_name[call.name or ""], arguments, elided(heard) or "", candidates, today)
 
 
+# What the assistant's question asks the user to want: "would you like", "do you want", "you'd like me to
+# check" (a look's verb only: "would you like to visit" keeps its verb)
+_WISHED = re.compile(
+    r"\b(?:(?:would|do|did|will)\s+you\s+|you(?:'d|\s+would)?\s+)(?:like|want|need)"
+    r"(?:\s+(?:me\s+)?to\s+(?:know|check|get|see|hear|look\s+up))?\b",
+    re.IGNORECASE,
+)
+
+
 def _answer_to_put_question(
     heard: str, answer: str, after: tuple[TurnView, ...], tools: list[ToolSpec], today: date
 ) -> Plan | None:
@@ -298,17 +307,24 @@ def _answer_to_put_question(
     an app's per-response instructions had the model put ("Ask the user which city they want the weather
     for." → "Could you tell me which city you want the weather for?"), then "Berlin, please." A model
     calls ``get_weather {city: Berlin}``; the answer was echoed. The question must ask for a tool's topic
-    (``intent.best``) and name one of its required parameters ("city"); None otherwise."""
+    (``intent.best``, read without what it asks the user to want: "Which city would you like the weather
+    for?" is "Which city the weather for?"), with a word other than the parameter's ("weather"), and name
+    one of its required parameters ("city"); None otherwise ("Which city would you like to visit?")."""
     if not after or after[-1].kind != "assistant" or not after[-1].text.rstrip().endswith("?"):
         return None
     question = [part for part in names.SENTENCE_BREAK.split(after[-1].text.strip()) if part.strip()][-1]
-    match = intent.best(question, tools)
+    # "would you like", "do you want": the user's wish, which the matcher read as a question for the
+    # participant ("do you want …?") or as another action ("like"); the thing wished for is the topic
+    match = intent.best(question, tools) or intent.best(_WISHED.sub("", question), tools)
     if match is None:
         return None
     said = set(re.findall(r"[a-z]+", question.lower()))
     asked = [name for name in _required(match.tool) if set(re.findall(r"[a-z]+", name.lower())) <= said]
     if len(asked) != 1:
         return None
+    parameter = {lexicon.concept(word) for word in re.findall(r"[a-z]+", asked[0].lower())}
+    if not {lexicon.concept(cue.lower()) for cue in match.cues} - parameter:
+        return None  # only the parameter is named: "Which city would you like to visit?"
     return _again(match.tool, {}, elided(heard) or answer, [match.tool], today, asked=asked[0])
 
 

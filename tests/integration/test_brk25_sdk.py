@@ -1,0 +1,47 @@
+"""Found by a new user (stop brk25) driving LiveKit Agents, the OpenAI Agents SDK's realtime agents and
+Pipecat with the app's own tools, only the URL changed.
+
+LiveKit's ``AgentSession.generate_reply(instructions='Ask the user: "Which city would you like the
+weather for?"')``, then the user's "Paris.": a model puts the question as written and calls the agent's
+``get_weather`` for Paris; the participant greeted instead ("Hi, I'm Sam."), and the answer to the
+question was echoed ("You said Paris. Tell me more."): "would you like" read as another action."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.integration.compat.conftest import framework_engine, server_events
+from tests.integration.compat.test_livekit import (
+    TIMEOUT_S,
+    Assistant,
+    base_url,
+    http_context,
+    started_session,
+)
+
+pytestmark = pytest.mark.models
+__all__ = ["framework_engine", "http_context", "server_events"]  # the fixtures, used by name
+
+
+async def test_livekit_which_city_would_you_like_then_paris(framework_engine, http_context) -> None:
+    url = await base_url(framework_engine)
+    agent = Assistant()
+    async with started_session(url, agent) as (session, errors):
+        asked = session.generate_reply(
+            instructions='Ask the user: "Which city would you like the weather for?"'
+        )
+        await asyncio.wait_for(asked, TIMEOUT_S)
+        question = [item.text_content for item in asked.chat_items if item.type == "message"]
+        result = await asyncio.wait_for(session.run(user_input="Paris."), TIMEOUT_S)
+        result.expect.skip_next_event_if(type="message", role="assistant")  # "Checking weather —"
+        result.expect.next_event().is_function_call(name="get_weather", arguments={"city": "Paris"})
+        result.expect.skip_next_event_if(type="message", role="assistant")
+        result.expect.next_event().is_function_call_output()
+        reply = result.expect.next_event().is_message(role="assistant")
+        result.expect.no_more_events()
+    assert question == ["Which city would you like the weather for?"]
+    assert agent.weather_calls == ["Paris"]
+    assert reply.event().item.text_content == "The weather in Paris is sunny."
+    assert not errors
