@@ -45,3 +45,33 @@ async def test_livekit_which_city_would_you_like_then_paris(framework_engine, ht
     assert agent.weather_calls == ["Paris"]
     assert reply.event().item.text_content == "The weather in Paris is sunny."
     assert not errors
+
+
+async def test_livekit_the_replys_instructions_name_the_city(framework_engine, http_context) -> None:
+    """``generate_reply(user_input="What's the weather in Paris?", instructions="Call get_weather for
+    Rome.")``: a model follows the response's instructions; the user's Paris was taken."""
+    url = await base_url(framework_engine)
+    agent = Assistant()
+    async with started_session(url, agent) as (session, errors):
+        handle = session.generate_reply(
+            user_input="What's the weather in Paris?", instructions="Call get_weather for Rome."
+        )
+        await asyncio.wait_for(handle, TIMEOUT_S)
+        await asyncio.wait_for(_until(lambda: any("sunny" in said for said in _said(session))), TIMEOUT_S)
+        said = _said(session)
+    assert agent.weather_calls == ["Rome"]
+    assert said[-1] == "The weather in Rome is sunny."
+    assert not errors
+
+
+def _said(session) -> list[str]:  # type: ignore[no-untyped-def]
+    return [
+        item.text_content or ""
+        for item in session.history.items
+        if item.type == "message" and item.role == "assistant"
+    ]
+
+
+async def _until(condition) -> None:  # type: ignore[no-untyped-def]
+    while not condition():
+        await asyncio.sleep(0.05)

@@ -96,3 +96,102 @@ def test_a_question_the_instructions_ask_is_put_as_written(instructions: str, qu
         response_instructions=instructions,
     )
     assert ScriptedBrain(load_scenario(None), 3).reply(request).text == question
+
+
+# A response's own instructions that ask for a call by the tool's name and give its value ("Call
+# get_weather for Rome.", LiveKit's generate_reply(instructions=…), a response.create's instructions): a
+# model follows them over the user's words; the user's city was taken ("Paris").
+ASKED_PARIS = (TurnView("u1", "user_text", "What's the weather in Paris?"),)
+UNITS = ToolSpec(
+    "get_weather",
+    "Get the weather for a city.",
+    {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string"},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        },
+        "required": ["city"],
+    },
+)
+
+
+def _instructed(
+    instructions: str,
+    history: tuple[TurnView, ...] = ASKED_PARIS,
+    tool_choice: object = "auto",
+    tools: tuple[ToolSpec, ...] = (WEATHER, TIME),
+) -> Reply:
+    request = ReplyRequest(
+        f"You are a helpful assistant.\n{instructions}",
+        tools,
+        tool_choice,  # type: ignore[arg-type]
+        ("text",),
+        history,
+        len(history),
+        response_instructions=instructions,
+    )
+    return ScriptedBrain(load_scenario(None), 3).reply(request)
+
+
+@pytest.mark.parametrize(
+    "instructions",
+    [
+        "Call get_weather for Rome.",
+        "Call get_weather with city Rome.",
+        "Use the get_weather tool for Rome.",
+        "Call the get_weather function with city set to Rome.",
+        'Call get_weather with {"city": "Rome"}.',
+        "The user changed their mind. Call get_weather for Rome.",
+    ],
+)
+@pytest.mark.parametrize("tool_choice", ["auto", "required"])
+def test_the_instructions_named_value_wins_over_the_users(instructions: str, tool_choice: str) -> None:
+    reply = _instructed(instructions, tool_choice=tool_choice)
+    assert _calls(reply) == [("get_weather", {"city": "Rome"})]
+
+
+def test_a_forced_tool_takes_the_instructions_value() -> None:
+    from mockengine.brain import ForcedTool
+
+    assert _calls(_instructed("Call get_weather for Rome.", tool_choice=ForcedTool("get_weather"))) == [
+        ("get_weather", {"city": "Rome"})
+    ]
+
+
+def test_the_users_words_fill_what_the_instructions_leave_and_the_instructions_keep_theirs() -> None:
+    history = (TurnView("u1", "user_text", "What's the weather in Paris in fahrenheit?"),)
+    assert _calls(_instructed("Call get_weather for Rome.", history, tools=(UNITS,))) == [
+        ("get_weather", {"city": "Rome", "unit": "fahrenheit"})
+    ]
+    assert _calls(_instructed("Call get_weather.", history, tools=(UNITS,))) == [
+        ("get_weather", {"city": "Paris", "unit": "fahrenheit"})
+    ]
+
+
+def test_before_the_user_said_anything() -> None:
+    assert _calls(_instructed("Call get_weather for Rome.", history=())) == [
+        ("get_weather", {"city": "Rome"})
+    ]
+
+
+@pytest.mark.parametrize(
+    "instructions",
+    ["Do not call get_weather for Rome.", "Never use get_weather.", "Check the weather in Rome."],
+)
+def test_instructions_that_ask_for_no_call_by_name_keep_the_users_value(instructions: str) -> None:
+    assert _calls(_instructed(instructions)) == [("get_weather", {"city": "Paris"})]
+
+
+def test_tools_disallowed_make_no_call() -> None:
+    assert _instructed("Call get_weather for Rome.", tool_choice="none").tool_calls == ()
+
+
+def test_its_output_is_answered_not_called_again() -> None:
+    history = (
+        *ASKED_PARIS,
+        TurnView("c1", "function_call", '{"city": "Rome"}', call_id="call_1", name="get_weather"),
+        TurnView("o1", "function_call_output", '{"weather": "sunny"}', call_id="call_1"),
+    )
+    reply = _instructed("Call get_weather for Rome.", history)
+    assert reply.tool_calls == () and "Rome" in (reply.text or "")
