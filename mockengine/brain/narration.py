@@ -580,12 +580,37 @@ def failed(name: str, arguments: Any, reason: str | None = None) -> str:
     just now.". With the ``reason`` the output gives (``failures``): "I couldn't book the table for Smith:
     no tables free at 8." ("That didn't work: …" for a tool named by no verb); for a failure whose output
     gives none (``reason`` ""): "Sorry, I couldn't book the table for Smith."."""
-    words = lexicon.identifier_words(name).split()
-    verb = words[0] if words else ""
-    if not (verb in _VERBS or verb in _LOOKUPS or lexicon.concept(verb) in lexicon.ACTIONS):
+    action = _action_for(name, arguments)
+    if action is None:
         if reason:
             return f"That didn't work: {reason}."
         return "Sorry, that didn't work." if reason is not None else "Sorry, that didn't work just now."
+    if reason:
+        return f"I couldn't {action}: {reason}."
+    return f"Sorry, I couldn't {action}{'' if reason is not None else ' just now'}."
+
+
+def disallowed(name: str, arguments: Any) -> str:
+    """What a model says when the words ask for a call its tools are not allowed for (``tool_choice:
+    "none"``), in the words of ``failed``: "Sorry, I can't check the weather in Paris right now." (a
+    lookup's "get" said as the check it is), "Sorry, I can't book the table for Smith right now.", else
+    "Sorry, I can't do that right now."."""
+    action = _action_for(name, arguments)
+    if action is None:
+        return "Sorry, I can't do that right now."
+    if action.startswith("get ") and lexicon.identifier_words(name).split()[0] in _LOOKUPS:
+        action = f"check {action[4:]}"
+    return f"Sorry, I can't {action} right now."
+
+
+def _action_for(name: str, arguments: Any) -> str | None:
+    """A call said as the action it does: the tool's verb, its topic and the place or thing it is for
+    ("get the weather in Paris", "book the table for Smith", "launch gesture-nav"); None for a tool
+    named by no verb."""
+    words = lexicon.identifier_words(name).split()
+    verb = words[0] if words else ""
+    if not (verb in _VERBS or verb in _LOOKUPS or lexicon.concept(verb) in lexicon.ACTIONS):
+        return None
     values = arguments if isinstance(arguments, Mapping) else {}
     named = next((v for v in values.values() if isinstance(v, str) and v.strip()), None)
     rest = " ".join(words[1:])
@@ -600,9 +625,7 @@ def failed(name: str, arguments: Any, reason: str | None = None) -> str:
         about = detail
     elif not rest and things:  # launch {card: gesture-nav}: "I couldn't launch gesture-nav"
         target, about = things[0], ""
-    if reason:
-        return f"I couldn't {verb} {target}{about}: {reason}."
-    return f"Sorry, I couldn't {verb} {target}{about}{'' if reason is not None else ' just now'}."
+    return f"{verb} {target}{about}"
 
 
 def partly_done(name: str, arguments: Any, data: Any, partial: PartialFailure) -> str:

@@ -512,6 +512,10 @@ class ScriptedBrain:
             call = self._builtin_call(turn)
             if call is not None:
                 return call
+        elif turn.request.tool_choice == "none" and situation.heard_is_current:
+            declined = self._disallowed(turn)
+            if declined is not None:
+                return declined
         if situation.heard_is_current:
             if situation.asks_colour and situation.image is not None:
                 colour = situation.image.dominant_colour
@@ -756,6 +760,30 @@ class ScriptedBrain:
         if plan.question is not None:
             text = f"{text} {plan.question}" if text else plan.question
         return Reply(text, calls, rule="intent.call", why=plan.why)
+
+    def _disallowed(self, turn: Turn) -> Reply | None:
+        """Words that ask for an app's tool while ``tool_choice`` is ``"none"``: a model cannot call it
+        and says so ("Sorry, I can't check the weather in Paris right now.", ``narration.disallowed``);
+        it answered "I don't know that one, sorry." and echoed a request. A farewell said while the call
+        that ends the conversation would go out is said. None when the words ask for no app tool."""
+        history = turn.request.history
+        words = newest_words(history)
+        before = history[: words[0]] if words is not None else history
+        tools = list(turn.request.tools)
+        plan = ellipsis.conversation_plan(turn.situation.trigger.text, before, tools, self._today())
+        if plan is None:
+            return None
+        if plan.said is not None:
+            return Reply(plan.said, rule="builtin.tools_disallowed.said", why=plan.why)
+        if plan.actions:
+            name, arguments = plan.actions[0].call.name, plan.actions[0].arguments
+        elif plan.pending is not None:
+            name, arguments = plan.pending[0].name, plan.pending[1]
+        else:
+            return None
+        if turn.is_study_tool(name):
+            return None
+        return Reply(narration.disallowed(name, arguments), rule="builtin.tools_disallowed", why=plan.why)
 
     def _heard_call(self, turn: Turn, tool: ToolSpec) -> ToolCall:
         """A call the host demands (``tool_choice``): arguments from the words where they say something,

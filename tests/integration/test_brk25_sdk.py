@@ -64,6 +64,23 @@ async def test_livekit_the_replys_instructions_name_the_city(framework_engine, h
     assert not errors
 
 
+async def test_livekit_tools_disallowed_the_weather_is_declined_in_words(
+    framework_engine, http_context
+) -> None:
+    """``generate_reply(user_input="What's the weather in Paris?", tool_choice="none")`` with the agent's
+    ``get_weather``: a model that may not call it says it can't check; the participant said "You asked
+    what's the weather in Paris. I don't know that one, sorry."."""
+    url = await base_url(framework_engine)
+    agent = Assistant()
+    async with started_session(url, agent) as (session, errors):
+        handle = session.generate_reply(user_input="What's the weather in Paris?", tool_choice="none")
+        await asyncio.wait_for(handle, TIMEOUT_S)
+        said = [item.text_content for item in handle.chat_items if item.type == "message"]
+    assert agent.weather_calls == []
+    assert said == ["Sorry, I can't check the weather in Paris right now."]
+    assert not errors
+
+
 def _said(session) -> list[str]:  # type: ignore[no-untyped-def]
     return [
         item.text_content or ""

@@ -195,3 +195,45 @@ def test_its_output_is_answered_not_called_again() -> None:
     )
     reply = _instructed("Call get_weather for Rome.", history)
     assert reply.tool_calls == () and "Rome" in (reply.text or "")
+
+
+# tool_choice "none" with the app's tools declared: a model cannot call them and says so in words; the
+# participant answered "You asked what's the weather in Paris. I don't know that one, sorry." (a booking
+# was echoed: "You said Book a table for two under Smith. Tell me more.").
+BOOK = ToolSpec(
+    "book_table",
+    "Book a table at the restaurant.",
+    {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "party_size": {"type": "integer"}},
+        "required": ["name", "party_size"],
+    },
+)
+
+
+@pytest.mark.parametrize("channel", ["realtime", "chat"])
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        ("What's the weather in Paris?", "Sorry, I can't check the weather in Paris right now."),
+        ("Is it raining in London?", "Sorry, I can't check the weather in London right now."),
+        ("What's the weather like?", "Sorry, I can't check the weather right now."),
+        ("Book a table for two under Smith.", "Sorry, I can't book the table for Smith right now."),
+    ],
+)
+def test_tools_disallowed_the_request_is_declined_in_words(words: str, said: str, channel: str) -> None:
+    history = (TurnView("u1", "user_text", words),)
+    request = ReplyRequest("", (WEATHER, BOOK), "none", ("text",), history, 0, channel=channel)  # type: ignore[arg-type]
+    reply = ScriptedBrain(load_scenario(None), 3).reply(request)
+    assert (reply.text, reply.tool_calls) == (said, ())
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [("What's the capital of France?", "Paris"), ("Hello!", "Hi"), ("Thanks, bye!", "")],
+)
+def test_tools_disallowed_other_words_are_answered_as_before(words: str, said: str) -> None:
+    history = (TurnView("u1", "user_text", words),)
+    request = ReplyRequest("", (WEATHER, BOOK), "none", ("text",), history, 0)
+    text = ScriptedBrain(load_scenario(None), 3).reply(request).text or ""
+    assert said in text and "can't" not in text
