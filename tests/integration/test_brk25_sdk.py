@@ -9,8 +9,12 @@ question was echoed ("You said Paris. Tell me more."): "would you like" read as 
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
+from agents import function_tool
+from agents.realtime import RealtimeAgent
+from pydantic import BaseModel
 
 from tests.integration.compat.conftest import framework_engine, server_events
 from tests.integration.compat.test_livekit import (
@@ -20,6 +24,7 @@ from tests.integration.compat.test_livekit import (
     http_context,
     started_session,
 )
+from tests.integration.compat.test_openai_agents import Observed, run_agent, turn_ended
 
 pytestmark = pytest.mark.models
 __all__ = ["framework_engine", "http_context", "server_events"]  # the fixtures, used by name
@@ -79,6 +84,39 @@ async def test_livekit_tools_disallowed_the_weather_is_declined_in_words(
     assert agent.weather_calls == []
     assert said == ["Sorry, I can't check the weather in Paris right now."]
     assert not errors
+
+
+class Item(BaseModel):
+    name: str
+    quantity: int
+
+
+ORDERS: list[list[tuple[str, int]]] = []
+
+
+@function_tool
+def create_order(items: list[Item]) -> str:
+    """Create a food order."""
+    ORDERS.append([(item.name, item.quantity) for item in items])
+    return json.dumps({"order_id": "A100", "status": "placed"})
+
+
+async def test_agents_sdk_an_order_of_two_pizzas_and_a_coke(framework_engine) -> None:
+    """The Agents SDK's ``RealtimeAgent`` with ``create_order(items: list[Item])`` (``Item`` a Pydantic
+    model of name and quantity): "Order two pizzas and a coke" dropped the coke, and "Order a pizza and a
+    coke" asked "What items would you like?"."""
+    ORDERS.clear()
+    agent = RealtimeAgent(name="Assistant", instructions="Take food orders.", tools=[create_order])
+    async with await run_agent(framework_engine, agent, audio_pace=0.0) as session:
+        observed = Observed(session)
+        for words in ("Order two pizzas and a coke", "Order a pizza and a coke"):
+            mark = observed.mark()
+            await session.send_message(words)
+            end = await observed.until(lambda e: e.type == "tool_end", after=mark)
+            await observed.until(turn_ended, after=observed.events.index(end))
+        observed.close()
+    assert ORDERS == [[("pizzas", 2), ("coke", 1)], [("pizza", 1), ("coke", 1)]]
+    assert not observed.errors(), observed.errors()
 
 
 def _said(session) -> list[str]:  # type: ignore[no-untyped-def]

@@ -237,3 +237,40 @@ def test_tools_disallowed_other_words_are_answered_as_before(words: str, said: s
     request = ReplyRequest("", (WEATHER, BOOK), "none", ("text",), history, 0)
     text = ScriptedBrain(load_scenario(None), 3).reply(request).text or ""
     assert said in text and "can't" not in text
+
+
+# A list of objects with a count ("items": [{name, quantity}], a Pydantic ``list[Item]``): a thing named
+# by its article is one of it. "Order two pizzas and a coke" dropped the coke; "Order a pizza and a coke"
+# asked "What items would you like?".
+ORDER = ToolSpec(
+    "create_order",
+    "Create a food order.",
+    {
+        "type": "object",
+        "properties": {
+            "items": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"name": {"type": "string"}, "quantity": {"type": "integer"}},
+                    "required": ["name", "quantity"],
+                },
+            }
+        },
+        "required": ["items"],
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "items"),
+    [
+        ("Order two pizzas and a coke", [("pizzas", 2), ("coke", 1)]),
+        ("Order a pizza and a coke", [("pizza", 1), ("coke", 1)]),
+        ("Order two pizzas, a salad and a coke", [("pizzas", 2), ("salad", 1), ("coke", 1)]),
+        ("Order two pizzas and three cokes", [("pizzas", 2), ("cokes", 3)]),
+    ],
+)
+def test_a_thing_said_by_its_article_is_one_of_it(words: str, items: list[tuple[str, int]]) -> None:
+    reply = _reply((TurnView("u1", "user_text", words),), tools=(ORDER,))
+    assert _calls(reply) == [("create_order", {"items": [{"name": n, "quantity": q} for n, q in items]})]
