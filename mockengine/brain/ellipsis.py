@@ -31,6 +31,7 @@ from mockengine.brain import (
     kinds,
     lexicon,
     names,
+    narration,
     places,
     schema_values,
     spans,
@@ -273,7 +274,9 @@ def follow_up(
         rest = rest or elided(heard, loose=True)
         if rest is None or not isinstance(arguments, dict):
             return None
-        return _again(by_name[calls[-1].name or ""], arguments, rest, candidates, today, loose=loose)
+        previous = by_name[calls[-1].name or ""]
+        again = _again(previous, arguments, rest, candidates, today, loose=loose)
+        return again if again is not None else _no_day_taken(previous, arguments, rest)
     answered = _answer(heard, answer, before, said, previous_words, tools, today, depth)
     if answered is None:
         answered = _answer_to_put_question(heard, answer, before[said + 1 :], candidates, today)
@@ -288,6 +291,31 @@ def follow_up(
     if not isinstance(arguments, dict):
         return None
     return _again(by_name[call.name or ""], arguments, elided(heard) or "", candidates, today)
+
+
+# A day said alone by ellipsis ("and tomorrow?", "what about on Friday?")
+_DAY_ONLY = re.compile(
+    r"^(?:on\s+|for\s+)?(?:(?:this|next)\s+)?(?P<day>tomorrow|tonight|(?:the\s+)?weekend|week"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+(?:morning|afternoon|evening|night))?$",
+    re.IGNORECASE,
+)
+
+
+def _no_day_taken(tool: ToolSpec, arguments: dict[str, Any], rest: str) -> Plan | None:
+    """ "and tomorrow?" after ``get_weather {city: Paris}`` when neither it nor any declared tool takes a
+    day (``_again`` found none): a model says its tool reports only the present ("Sorry, I can only check
+    the weather in Paris as it is now, not for tomorrow."); the words were echoed ("So you're asking and
+    tomorrow. I'm not sure, to be honest."). None when ``rest`` is no day said alone, the tool is no
+    lookup, or it takes a date or a time."""
+    day = _DAY_ONLY.match(rest.strip(" ?.!"))
+    if day is None or not intent.is_lookup(tool):
+        return None
+    for name, sub in _properties(tool).items():
+        if isinstance(sub, dict) and kinds.kind_of(name, sub) in ("date", "time", "datetime"):
+            return None
+    when = re.sub(r"^(?:on|for)\s+", "", day.group(0), flags=re.IGNORECASE)
+    said = narration.only_now(tool.name, arguments, when)
+    return Plan((), None, f"no call: {tool.name} takes no day ({when!r})", said=said)
 
 
 # What the assistant's question asks the user to want: "would you like", "do you want", "you'd like me to

@@ -603,6 +603,17 @@ def disallowed(name: str, arguments: Any) -> str:
     return f"Sorry, I can't {action} right now."
 
 
+def only_now(name: str, arguments: Any, when: str) -> str:
+    """What a model says when asked for a day ``when`` ("tomorrow") of a lookup that reports only the
+    present: "Sorry, I can only check the weather in Paris as it is now, not for tomorrow."."""
+    action = _action_for(name, arguments)
+    if action is None:
+        return f"Sorry, I can only check how things are now, not for {when}."
+    if action.startswith("get ") and lexicon.identifier_words(name).split()[0] in _LOOKUPS:
+        action = f"check {action[4:]}"
+    return f"Sorry, I can only {action} as it is now, not for {when}."
+
+
 def _action_for(name: str, arguments: Any) -> str | None:
     """A call said as the action it does: the tool's verb, its topic and the place or thing it is for
     ("get the weather in Paris", "book the table for Smith", "launch gesture-nav"); None for a tool

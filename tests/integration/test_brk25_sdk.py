@@ -86,6 +86,25 @@ async def test_livekit_tools_disallowed_the_weather_is_declined_in_words(
     assert not errors
 
 
+async def test_livekit_and_tomorrow_of_a_weather_tool_that_takes_no_day(
+    framework_engine, http_context
+) -> None:
+    """``get_weather(city)`` answered, then "And tomorrow?": no declared tool takes a day, so a model says
+    it can only check the weather as it is now; the words were echoed ("So you're asking and tomorrow.
+    I'm not sure, to be honest.")."""
+    url = await base_url(framework_engine)
+    agent = Assistant()
+    async with started_session(url, agent) as (session, errors):
+        await asyncio.wait_for(session.run(user_input="What is the weather like in Paris?"), TIMEOUT_S)
+        result = await asyncio.wait_for(session.run(user_input="And tomorrow?"), TIMEOUT_S)
+        reply = result.expect.next_event().is_message(role="assistant")
+        result.expect.no_more_events()
+    assert agent.weather_calls == ["Paris"]
+    expected = "Sorry, I can only check the weather in Paris as it is now, not for tomorrow."
+    assert reply.event().item.text_content == expected
+    assert not errors
+
+
 class Item(BaseModel):
     name: str
     quantity: int

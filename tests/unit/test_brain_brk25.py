@@ -274,3 +274,44 @@ ORDER = ToolSpec(
 def test_a_thing_said_by_its_article_is_one_of_it(words: str, items: list[tuple[str, int]]) -> None:
     reply = _reply((TurnView("u1", "user_text", words),), tools=(ORDER,))
     assert _calls(reply) == [("create_order", {"items": [{"name": n, "quantity": q} for n, q in items]})]
+
+
+# "and tomorrow?" after get_weather {city: Paris} with no declared tool that takes a day: a model says its
+# tool reports only the present; the words were echoed ("So you're asking and tomorrow. I'm not sure, to
+# be honest.").
+@pytest.mark.parametrize(
+    ("words", "when"),
+    [("And tomorrow?", "tomorrow"), ("What about on Friday?", "Friday"), ("and tonight?", "tonight")],
+)
+def test_a_day_asked_of_a_lookup_that_takes_none(words: str, when: str) -> None:
+    history = (
+        TurnView("u0", "user_text", "What's the weather in Paris?"),
+        TurnView("c0", "function_call", '{"city": "Paris"}', name="get_weather", call_id="c0"),
+        TurnView("o0", "function_call_output", "Sunny, 21 degrees", call_id="c0"),
+        TurnView("a0", "assistant", "Sunny, 21 degrees."),
+        TurnView("u1", "user_text", words),
+    )
+    reply = _reply(history)
+    assert (reply.text, reply.tool_calls) == (
+        f"Sorry, I can only check the weather in Paris as it is now, not for {when}.",
+        (),
+    )
+
+
+def test_a_day_goes_to_a_tool_that_takes_one() -> None:
+    forecast = ToolSpec(
+        "get_forecast",
+        "Get the weather forecast for a city on a date.",
+        {
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "date": {"type": "string", "format": "date"}},
+            "required": ["city", "date"],
+        },
+    )
+    history = (
+        TurnView("u0", "user_text", "What's the weather in Paris?"),
+        TurnView("c0", "function_call", '{"city": "Paris"}', name="get_weather", call_id="c0"),
+        TurnView("o0", "function_call_output", "Sunny, 21 degrees", call_id="c0"),
+        TurnView("u1", "user_text", "And tomorrow?"),
+    )
+    assert [name for name, _ in _calls(_reply(history, tools=(WEATHER, forecast)))] == ["get_forecast"]
