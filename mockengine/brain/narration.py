@@ -206,6 +206,9 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     if reason is not None:  # {"ok": false}: "I couldn't book the table: …", never "I've booked the table."
         return failed(call_name or "", _json(call_arguments or ""), reason)
     data = _json(output)
+    wrapped = _wrapped_text(data) if lookup else None
+    if wrapped is not None:  # {"result": "sunny"} (Pipecat's result_callback): the text the tool returned
+        output, data = wrapped, _json(wrapped)
     # a lookup's fields written as text ("temp=21 conditions='sunny'") are its fields; an action's text
     # ("Booked: table for two, time: 7pm") stays its answer
     written = fields_in_text(output) if lookup and (data is None or isinstance(data, str)) else None
@@ -227,6 +230,9 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     where = f", in {state} view" if state else ""
     scalar = _scalar_answer(output if data is None else data) if lookup else None
     where_said = _place_preposition(named, arguments) if _is_place(named, arguments) else " for "
+    if lookup and (output.strip() == "null" or data == {}):
+        # nothing came back (a tool that returned None or {}): "Done: Paris." said no weather
+        data = {"status": "ok"}
     if (
         lookup
         and _only_acknowledged(data)
@@ -709,6 +715,22 @@ def _one_value(words: str, value: Any, named: str | None, where: str) -> str:
 
 # A field said as "It's …" ("It's 10:42", "It's 3 degrees Celsius"), not "The time is …".
 _SAID_AS_IT = frozenset(("time", "now", "clock", "datetime", "temperature", "temp"))
+
+
+# The one key an app wraps a tool's text in: {"result": "sunny"}, {"output": "…"}
+_WRAPPERS = frozenset(("result", "output", "response", "answer", "content", "text", "value"))
+
+
+def _wrapped_text(data: Any) -> str | None:
+    """The text of an output that is one wrapper key and a string ({"result": "sunny"}), not an
+    acknowledgement ({"result": "ok"}); None otherwise. It was said as a field: "The result in Paris is
+    sunny."."""
+    if not isinstance(data, Mapping) or len(data) != 1:
+        return None
+    key, value = next(iter(data.items()))
+    if str(key).lower() not in _WRAPPERS or not isinstance(value, str) or not value.strip():
+        return None
+    return None if value.strip().lower() in _ACKNOWLEDGEMENTS else value
 
 
 def _only_acknowledged(data: Any) -> bool:

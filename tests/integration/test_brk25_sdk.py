@@ -14,6 +14,8 @@ import json
 import pytest
 from agents import function_tool
 from agents.realtime import RealtimeAgent
+from pipecat.adapters.llm.schemas.tools_schema import ToolsSchema
+from pipecat.services.llm_service import FunctionCallParams
 from pydantic import BaseModel
 
 from tests.integration.compat.conftest import framework_engine, server_events
@@ -25,6 +27,7 @@ from tests.integration.compat.test_livekit import (
     started_session,
 )
 from tests.integration.compat.test_openai_agents import Observed, run_agent, turn_ended
+from tests.integration.compat.test_pipecat import WEATHER, Bot, url_of
 
 pytestmark = pytest.mark.models
 __all__ = ["framework_engine", "http_context", "server_events"]  # the fixtures, used by name
@@ -103,6 +106,22 @@ async def test_livekit_and_tomorrow_of_a_weather_tool_that_takes_no_day(
     expected = "Sorry, I can only check the weather in Paris as it is now, not for tomorrow."
     assert reply.event().item.text_content == expected
     assert not errors
+
+
+async def test_pipecat_a_result_wrapped_in_result(framework_engine, server_events) -> None:
+    """Pipecat's ``result_callback({"result": "sunny"})`` for ``get_weather``: the text the tool
+    returned, in a wrapper; it was said as a field ("The result in Paris is sunny.")."""
+
+    async def run(params: FunctionCallParams) -> None:
+        await params.result_callback({"result": "sunny"})
+
+    async with Bot(await url_of(framework_engine), tools=ToolsSchema(standard_tools=[WEATHER])) as bot:
+        bot.llm.register_function("get_weather", run)
+        await bot.say("What is the weather like in Paris?")
+        await bot.down.until(lambda: bot.replies() >= 2)
+        await bot.down.until(lambda: bot.context.get_messages()[-1].get("role") == "assistant")
+        assert not bot.errors()
+    assert bot.assistant_texts()[-1] == "The weather in Paris is sunny."
 
 
 class Item(BaseModel):

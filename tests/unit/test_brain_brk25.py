@@ -315,3 +315,25 @@ def test_a_day_goes_to_a_tool_that_takes_one() -> None:
         TurnView("u1", "user_text", "And tomorrow?"),
     )
     assert [name for name, _ in _calls(_reply(history, tools=(WEATHER, forecast)))] == ["get_forecast"]
+
+
+# A lookup's output that is one wrapper key around its text ({"result": "sunny"}, Pipecat's
+# result_callback) is that text: it was said as a field ("The result in Paris is sunny."); nothing back
+# (None, {}) was "Done: Paris.".
+@pytest.mark.parametrize(
+    ("output", "said"),
+    [
+        ('{"result": "sunny"}', "The weather in Paris is sunny."),
+        ('{"output": "sunny"}', "The weather in Paris is sunny."),
+        ('{"result": "ok"}', "I checked the weather in Paris, but no details came back."),
+        ("null", "I checked the weather in Paris, but no details came back."),
+        ("{}", "I checked the weather in Paris, but no details came back."),
+    ],
+)
+def test_a_lookups_wrapped_or_empty_output(output: str, said: str) -> None:
+    history = (
+        TurnView("u0", "user_text", "What's the weather in Paris?"),
+        TurnView("c0", "function_call", '{"city": "Paris"}', name="get_weather", call_id="c0"),
+        TurnView("o0", "function_call_output", output, call_id="c0"),
+    )
+    assert _reply(history).text == said
