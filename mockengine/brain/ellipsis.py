@@ -31,6 +31,7 @@ from mockengine.brain import (
     kinds,
     lexicon,
     names,
+    narration,
     places,
     schema_values,
     spans,
@@ -273,7 +274,9 @@ def follow_up(
         rest = rest or elided(heard, loose=True)
         if rest is None or not isinstance(arguments, dict):
             return None
-        return _again(by_name[calls[-1].name or ""], arguments, rest, candidates, today, loose=loose)
+        previous = by_name[calls[-1].name or ""]
+        again = _again(previous, arguments, rest, candidates, today, loose=loose)
+        return again if again is not None else _no_day_taken(previous, arguments, rest)
     answered = _answer(heard, answer, before, said, previous_words, tools, today, depth)
     if answered is None:
         answered = _answer_to_put_question(heard, answer, before[said + 1 :], candidates, today)
@@ -290,6 +293,40 @@ def follow_up(
     return _again(by_name[call.name or ""], arguments, elided(heard) or "", candidates, today)
 
 
+# A day said alone by ellipsis ("and tomorrow?", "what about on Friday?")
+_DAY_ONLY = re.compile(
+    r"^(?:on\s+|for\s+)?(?:(?:this|next)\s+)?(?P<day>tomorrow|tonight|(?:the\s+)?weekend|week"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+(?:morning|afternoon|evening|night))?$",
+    re.IGNORECASE,
+)
+
+
+def _no_day_taken(tool: ToolSpec, arguments: dict[str, Any], rest: str) -> Plan | None:
+    """ "and tomorrow?" after ``get_weather {city: Paris}`` when neither it nor any declared tool takes a
+    day (``_again`` found none): a model says its tool reports only the present ("Sorry, I can only check
+    the weather in Paris as it is now, not for tomorrow."); the words were echoed ("So you're asking and
+    tomorrow. I'm not sure, to be honest."). None when ``rest`` is no day said alone, the tool is no
+    lookup, or it takes a date or a time."""
+    day = _DAY_ONLY.match(rest.strip(" ?.!"))
+    if day is None or not intent.is_lookup(tool):
+        return None
+    for name, sub in _properties(tool).items():
+        if isinstance(sub, dict) and kinds.kind_of(name, sub) in ("date", "time", "datetime"):
+            return None
+    when = re.sub(r"^(?:on|for)\s+", "", day.group(0), flags=re.IGNORECASE)
+    said = narration.only_now(tool.name, arguments, when)
+    return Plan((), None, f"no call: {tool.name} takes no day ({when!r})", said=said)
+
+
+# What the assistant's question asks the user to want: "would you like", "do you want", "you'd like me to
+# check" (a look's verb only: "would you like to visit" keeps its verb)
+_WISHED = re.compile(
+    r"\b(?:(?:would|do|did|will)\s+you\s+|you(?:'d|\s+would)?\s+)(?:like|want|need)"
+    r"(?:\s+(?:me\s+)?to\s+(?:know|check|get|see|hear|look\s+up))?\b",
+    re.IGNORECASE,
+)
+
+
 def _answer_to_put_question(
     heard: str, answer: str, after: tuple[TurnView, ...], tools: list[ToolSpec], today: date
 ) -> Plan | None:
@@ -298,17 +335,24 @@ def _answer_to_put_question(
     an app's per-response instructions had the model put ("Ask the user which city they want the weather
     for." → "Could you tell me which city you want the weather for?"), then "Berlin, please." A model
     calls ``get_weather {city: Berlin}``; the answer was echoed. The question must ask for a tool's topic
-    (``intent.best``) and name one of its required parameters ("city"); None otherwise."""
+    (``intent.best``, read without what it asks the user to want: "Which city would you like the weather
+    for?" is "Which city the weather for?"), with a word other than the parameter's ("weather"), and name
+    one of its required parameters ("city"); None otherwise ("Which city would you like to visit?")."""
     if not after or after[-1].kind != "assistant" or not after[-1].text.rstrip().endswith("?"):
         return None
     question = [part for part in names.SENTENCE_BREAK.split(after[-1].text.strip()) if part.strip()][-1]
-    match = intent.best(question, tools)
+    # "would you like", "do you want": the user's wish, which the matcher read as a question for the
+    # participant ("do you want …?") or as another action ("like"); the thing wished for is the topic
+    match = intent.best(question, tools) or intent.best(_WISHED.sub("", question), tools)
     if match is None:
         return None
     said = set(re.findall(r"[a-z]+", question.lower()))
     asked = [name for name in _required(match.tool) if set(re.findall(r"[a-z]+", name.lower())) <= said]
     if len(asked) != 1:
         return None
+    parameter = {lexicon.concept(word) for word in re.findall(r"[a-z]+", asked[0].lower())}
+    if not {lexicon.concept(cue.lower()) for cue in match.cues} - parameter:
+        return None  # only the parameter is named: "Which city would you like to visit?"
     return _again(match.tool, {}, elided(heard) or answer, [match.tool], today, asked=asked[0])
 
 

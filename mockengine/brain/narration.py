@@ -206,6 +206,9 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     if reason is not None:  # {"ok": false}: "I couldn't book the table: …", never "I've booked the table."
         return failed(call_name or "", _json(call_arguments or ""), reason)
     data = _json(output)
+    wrapped = _wrapped_text(data) if lookup else None
+    if wrapped is not None:  # {"result": "sunny"} (Pipecat's result_callback): the text the tool returned
+        output, data = wrapped, _json(wrapped)
     # a lookup's fields written as text ("temp=21 conditions='sunny'") are its fields; an action's text
     # ("Booked: table for two, time: 7pm") stays its answer
     written = fields_in_text(output) if lookup and (data is None or isinstance(data, str)) else None
@@ -227,6 +230,9 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     where = f", in {state} view" if state else ""
     scalar = _scalar_answer(output if data is None else data) if lookup else None
     where_said = _place_preposition(named, arguments) if _is_place(named, arguments) else " for "
+    if lookup and (output.strip() == "null" or data == {}):
+        # nothing came back (a tool that returned None or {}): "Done: Paris." said no weather
+        data = {"status": "ok"}
     if (
         lookup
         and _only_acknowledged(data)
@@ -580,12 +586,48 @@ def failed(name: str, arguments: Any, reason: str | None = None) -> str:
     just now.". With the ``reason`` the output gives (``failures``): "I couldn't book the table for Smith:
     no tables free at 8." ("That didn't work: …" for a tool named by no verb); for a failure whose output
     gives none (``reason`` ""): "Sorry, I couldn't book the table for Smith."."""
-    words = lexicon.identifier_words(name).split()
-    verb = words[0] if words else ""
-    if not (verb in _VERBS or verb in _LOOKUPS or lexicon.concept(verb) in lexicon.ACTIONS):
+    action = _action_for(name, arguments)
+    if action is None:
         if reason:
             return f"That didn't work: {reason}."
         return "Sorry, that didn't work." if reason is not None else "Sorry, that didn't work just now."
+    if reason:
+        return f"I couldn't {action}: {reason}."
+    return f"Sorry, I couldn't {action}{'' if reason is not None else ' just now'}."
+
+
+def disallowed(name: str, arguments: Any) -> str:
+    """What a model says when the words ask for a call its tools are not allowed for (``tool_choice:
+    "none"``), in the words of ``failed``: "Sorry, I can't check the weather in Paris right now." (a
+    lookup's "get" said as the check it is), "Sorry, I can't book the table for Smith right now.", else
+    "Sorry, I can't do that right now."."""
+    action = _action_for(name, arguments)
+    if action is None:
+        return "Sorry, I can't do that right now."
+    if action.startswith("get ") and lexicon.identifier_words(name).split()[0] in _LOOKUPS:
+        action = f"check {action[4:]}"
+    return f"Sorry, I can't {action} right now."
+
+
+def only_now(name: str, arguments: Any, when: str) -> str:
+    """What a model says when asked for a day ``when`` ("tomorrow") of a lookup that reports only the
+    present: "Sorry, I can only check the weather in Paris as it is now, not for tomorrow."."""
+    action = _action_for(name, arguments)
+    if action is None:
+        return f"Sorry, I can only check how things are now, not for {when}."
+    if action.startswith("get ") and lexicon.identifier_words(name).split()[0] in _LOOKUPS:
+        action = f"check {action[4:]}"
+    return f"Sorry, I can only {action} as it is now, not for {when}."
+
+
+def _action_for(name: str, arguments: Any) -> str | None:
+    """A call said as the action it does: the tool's verb, its topic and the place or thing it is for
+    ("get the weather in Paris", "book the table for Smith", "launch gesture-nav"); None for a tool
+    named by no verb."""
+    words = lexicon.identifier_words(name).split()
+    verb = words[0] if words else ""
+    if not (verb in _VERBS or verb in _LOOKUPS or lexicon.concept(verb) in lexicon.ACTIONS):
+        return None
     values = arguments if isinstance(arguments, Mapping) else {}
     named = next((v for v in values.values() if isinstance(v, str) and v.strip()), None)
     rest = " ".join(words[1:])
@@ -600,9 +642,7 @@ def failed(name: str, arguments: Any, reason: str | None = None) -> str:
         about = detail
     elif not rest and things:  # launch {card: gesture-nav}: "I couldn't launch gesture-nav"
         target, about = things[0], ""
-    if reason:
-        return f"I couldn't {verb} {target}{about}: {reason}."
-    return f"Sorry, I couldn't {verb} {target}{about}{'' if reason is not None else ' just now'}."
+    return f"{verb} {target}{about}"
 
 
 def partly_done(name: str, arguments: Any, data: Any, partial: PartialFailure) -> str:
@@ -675,6 +715,22 @@ def _one_value(words: str, value: Any, named: str | None, where: str) -> str:
 
 # A field said as "It's …" ("It's 10:42", "It's 3 degrees Celsius"), not "The time is …".
 _SAID_AS_IT = frozenset(("time", "now", "clock", "datetime", "temperature", "temp"))
+
+
+# The one key an app wraps a tool's text in: {"result": "sunny"}, {"output": "…"}
+_WRAPPERS = frozenset(("result", "output", "response", "answer", "content", "text", "value"))
+
+
+def _wrapped_text(data: Any) -> str | None:
+    """The text of an output that is one wrapper key and a string ({"result": "sunny"}), not an
+    acknowledgement ({"result": "ok"}); None otherwise. It was said as a field: "The result in Paris is
+    sunny."."""
+    if not isinstance(data, Mapping) or len(data) != 1:
+        return None
+    key, value = next(iter(data.items()))
+    if str(key).lower() not in _WRAPPERS or not isinstance(value, str) or not value.strip():
+        return None
+    return None if value.strip().lower() in _ACKNOWLEDGEMENTS else value
 
 
 def _only_acknowledged(data: Any) -> bool:

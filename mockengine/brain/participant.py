@@ -2,6 +2,9 @@
 
 How a reply is decided, first applicable step wins:
 
+0. A response's own instructions ask for a call by the tool's name ("Call get_weather for Rome.",
+   ``instructed_call``) → that call, their values over the user's words (not under ``"none"``, another
+   tool forced, or while a function output is answered).
 1. ``tool_choice`` forces a tool → exactly one call to it and no message (HRP silent question request).
    A matching scenario rule that calls the same tool may supply the arguments; for an app's own tool the
    user's words do, where they say something.
@@ -55,9 +58,11 @@ from mockengine.brain import (
     ellipsis,
     facts,
     forced,
+    instructed_call,
     intent,
     languages,
     lexicon,
+    narration,
     outputs,
     phrases,
     rules,
@@ -191,6 +196,9 @@ class ScriptedBrain:
             role=role,
         )
         choice = request.tool_choice
+        ordered = self._instructed_call(turn)
+        if ordered is not None:
+            return ordered
         if isinstance(choice, ForcedTool):
             return self._forced(turn, choice.name)
         if choice == "required" and turn.tools:
@@ -240,6 +248,38 @@ class ScriptedBrain:
         if turn.situation.trigger.kind == "none" or phrases.only_shapes(own):
             return None
         return Reply(phrases.INSTRUCTIONS_ACKNOWLEDGED, rule="instructions.acknowledged")
+
+    def _instructed_call(self, turn: Turn) -> Reply | None:
+        """The call a response's own instructions ask for by the tool's name ("Call get_weather for
+        Rome.", ``instructed_call``), their values over the user's words, the user's words (then the
+        conversation, then the schema) filling the rest, as a model follows the response's instructions;
+        the user's city was taken. None when they ask for no call, tools are disallowed, another tool is
+        forced, or a function output is being answered (the call is made; a model speaks of its result)."""
+        own = turn.request.response_instructions
+        choice = turn.request.tool_choice
+        if not own or not turn.may_call or turn.situation.trigger.kind == "function_output":
+            return None
+        found = instructed_call.named(own, list(turn.request.tools))
+        if found is None or (isinstance(choice, ForcedTool) and choice.name != found[0].name):
+            return None
+        tool, sentence = found
+        referent = acting.referent(turn.request.history)
+        check_schema(tool)
+        given = instructed_call.arguments(tool, sentence, referent, self._today())
+        said = _words_for_a_demanded_call(turn)
+        heard = (
+            forced.from_words(tool, said, referent, self._today(), list(turn.request.tools)) if said else None
+        )
+        arguments = {**(heard.arguments if heard is not None else {}), **given}
+        schema = tool.parameters or {}
+        if any(name not in arguments for name in schema_values.required_of(schema)) or not acting.is_valid(
+            arguments, schema
+        ):
+            arguments = {**json.loads(self._heard_call(turn, tool).arguments), **given}
+        call = ToolCall(tool.name, json.dumps(arguments, ensure_ascii=False))
+        spoken = choice == "auto" and turn.request.channel == "realtime"
+        text = narration.clause(tool.name, arguments, turn.rng) if spoken else None
+        return Reply(text, (call,), rule="instructions.call", why=f"{tool.name}: {sentence!r}")
 
     def _role(self, request: ReplyRequest, situation: Situation) -> str | None:
         role = role_marker(request.instructions) or self.role or situation.self_role
@@ -472,6 +512,10 @@ class ScriptedBrain:
             call = self._builtin_call(turn)
             if call is not None:
                 return call
+        elif turn.request.tool_choice == "none" and situation.heard_is_current:
+            declined = self._disallowed(turn)
+            if declined is not None:
+                return declined
         if situation.heard_is_current:
             if situation.asks_colour and situation.image is not None:
                 colour = situation.image.dominant_colour
@@ -716,6 +760,30 @@ class ScriptedBrain:
         if plan.question is not None:
             text = f"{text} {plan.question}" if text else plan.question
         return Reply(text, calls, rule="intent.call", why=plan.why)
+
+    def _disallowed(self, turn: Turn) -> Reply | None:
+        """Words that ask for an app's tool while ``tool_choice`` is ``"none"``: a model cannot call it
+        and says so ("Sorry, I can't check the weather in Paris right now.", ``narration.disallowed``);
+        it answered "I don't know that one, sorry." and echoed a request. A farewell said while the call
+        that ends the conversation would go out is said. None when the words ask for no app tool."""
+        history = turn.request.history
+        words = newest_words(history)
+        before = history[: words[0]] if words is not None else history
+        tools = list(turn.request.tools)
+        plan = ellipsis.conversation_plan(turn.situation.trigger.text, before, tools, self._today())
+        if plan is None:
+            return None
+        if plan.said is not None:
+            return Reply(plan.said, rule="builtin.tools_disallowed.said", why=plan.why)
+        if plan.actions:
+            name, arguments = plan.actions[0].call.name, plan.actions[0].arguments
+        elif plan.pending is not None:
+            name, arguments = plan.pending[0].name, plan.pending[1]
+        else:
+            return None
+        if turn.is_study_tool(name):
+            return None
+        return Reply(narration.disallowed(name, arguments), rule="builtin.tools_disallowed", why=plan.why)
 
     def _heard_call(self, turn: Turn, tool: ToolSpec) -> ToolCall:
         """A call the host demands (``tool_choice``): arguments from the words where they say something,

@@ -240,6 +240,10 @@ _ABOUT_FAVOURITE = re.compile(r"^your\s+(?P<what>favou?rite\s+[\w\s-]+)$", re.I)
 _ASK_WH = re.compile(
     _PLEASE + r"ask\s+" + _WHOM + r"\s+(?P<what>(?:how|what|when|where|which|who|why)\b.+)", re.I
 )
+# 'Ask the user: "Which city would you like the weather for?"': the question as it is written
+_ASK_QUOTED = re.compile(
+    _PLEASE + r"ask(?:\s+" + _WHOM + r")?\s*[:,]?\s*[\"“](?P<text>[^\"”]+\?)\s*[\"”]", re.I
+)
 _APOLOGY = re.compile(_PLEASE + r"apologi[sz]e\b(?:\s+to\s+" + _WHOM + r")?(?:\s+for\s+(?P<what>.+))?", re.I)
 # In instructions "you" is the assistant: what it is told to tell the user of itself it says as "I"
 # ("Tell the user you are looking that up." → "I'm looking that up."). Applied before _TO_THE_USER, whose
@@ -293,17 +297,20 @@ def instructed(
     user warmly." → a greeting, "Greet the user with 'Welcome to Acme.'" → "Welcome to Acme."
     (``greeting``); "Tell the user their table is booked." → "Your table is booked."; "Ask the user if
     they are still there." → "Are you still there?"; "Ask the user for their email address." → "Could
-    you tell me your email address?"; "Say goodbye." → a farewell; "Tell the user the hours." → what
-    ``known`` (the session's instructions) says of the hours, else that they are not to hand
-    (``told_fact``). The first sentence of that form counts; None when none is (the instructions then
-    only shape the reply, as before). ``user_name``: the name the user gave earlier, for a greeting "by
-    name" (``greeting``)."""
+    you tell me your email address?"; 'Ask the user: "Which city?"' → "Which city?"; "Say goodbye." → a
+    farewell; "Tell the user the hours." → what ``known`` (the session's instructions) says of the hours,
+    else that they are not to hand (``told_fact``). The first sentence of that form counts; None when
+    none is (the instructions then only shape the reply, as before). ``user_name``: the name the user
+    gave earlier, for a greeting "by name" (``greeting``)."""
     for sentence, rest in _sentences(instructions):
         said = greeting(rest, rng, persona, in_instructions=True, user_name=user_name)
         if said is not None:
             return said
         if _FAREWELL.search(sentence):
             return rng.choice(_FAREWELLS)
+        quoted = _ASK_QUOTED.match(rest)
+        if quoted is not None:
+            return " ".join(quoted.group("text").split())
         apology = _APOLOGY.search(sentence)
         if apology is not None:
             why = _from_the_assistant((apology.group("what") or "").strip().rstrip(".!?").strip())

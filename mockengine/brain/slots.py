@@ -993,6 +993,7 @@ def _fill_object_list(
         if not part.strip(" :;."):
             continue
         inner = nested(target, part)
+        _counted_one(inner, part, target)
         if not inner.missing and any(value is not None for value in inner.arguments.values()):
             found.append((part, inner))
     value = [inner.arguments for _, inner in found]
@@ -1004,6 +1005,31 @@ def _fill_object_list(
         work.take(Span(part, start + heard[0], start + heard[1]))
     filled.arguments[name] = value
     filled.sources[name] = " and ".join(part.strip() for part, _ in found)
+
+
+# "a coke", "an apple": one thing, said by its article ("order two pizzas and a coke")
+_ONE_BY_ARTICLE = re.compile(r"(?:^|\s)(?:a|an)\s+[\w'-]+(?:\s+[\w'-]+){0,2}\s*[.!?]?\s*$", re.I)
+_COUNT_NAMES = frozenset(("quantity", "qty", "count", "number", "amount"))
+
+
+def _counted_one(inner: Filled, part: str, target: Mapping[str, Any]) -> None:
+    """The count an object of a list lacks, 1, when its part names one thing by its article ("a coke" of
+    "two pizzas and a coke" → ``{"name": "coke", "quantity": 1}``): the part was dropped for its missing
+    ``quantity``, and "a pizza and a coke" asked which items."""
+    properties = schema_values.properties_of(target)
+    counts = [
+        n
+        for n in inner.missing
+        if isinstance(properties.get(n), Mapping)
+        and properties[n].get("type") == "integer"
+        and set(lexicon.identifier_words(n).split()) & _COUNT_NAMES
+    ]
+    if len(counts) != 1 or len(inner.missing) != 1 or not _ONE_BY_ARTICLE.search(part):
+        return
+    if not any(isinstance(value, str) and value for value in inner.arguments.values()):
+        return
+    inner.arguments[counts[0]] = 1
+    inner.missing.remove(counts[0])
 
 
 _COUNTED = re.compile(
