@@ -60,7 +60,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 FORMAT_VERSION = 2
 # The round whose tuning is under way (or was last done): held-out modules of this round or later are
 # sealed; earlier ones have been scored and are tuned on.
-TUNING_ROUND = 14
+TUNING_ROUND = 15
 MID_THOUGHT_CATEGORIES = ("article", "preposition", "conjunction", "filler", "list", "opener")
 _ROUND_MODULE = re.compile(r"^(heldout|dev)_r(\d+)$")
 

@@ -22,6 +22,16 @@ each category: article, preposition, conjunction, filler, list, opener); each te
 764 clips.
 
 Score this split once, at the end of round 20; never look at its per-case results while tuning.
+
+Scored once, 2026-12-07 13:27-13:35 UTC, by the integrator with round 20's detector (integrate 28e3c276:
+round 19's detector plus the "end" with no determiner), mid-thought parts spoken separately as every
+round scored them, by ``tools/turn_sealed.py heldout_r14``, load average 1.5-3: mid-thought pauses cut at
+high 14/383 (3.7 %; conjunctions 4/66, articles 3/61, lists 3/64, openers 2/63, prepositions 2/67,
+fillers 0/62), at medium 16/432 (3.7 %), at low 2/432 (0.5 %). Finished turns at high, median speech end
+-> speech_stopped: complete statements 356 ms, questions 259 ms, one-word answers 356 ms; every finished
+turn within the eagerness's max wait (332/332 at each eagerness). Cost: 1,955 whisper calls, median 227
+ms, p95 277 ms; prosody 3.0 ms. Over the seven sealed splits: 155 of 2,525 pauses cut at high (6.1 %);
+over the last three (rounds 18-20's detectors): 51 of 1,103 (4.6 %). Burned from round 15 on.
 """
 
 from __future__ import annotations
