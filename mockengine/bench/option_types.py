@@ -15,7 +15,8 @@ def positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+            wanted = "a whole number" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}") from None
         if not value > 0:
             raise argparse.ArgumentTypeError(f"must be above 0, got {text}")
         if not math.isfinite(value):

@@ -53,6 +53,17 @@ def test_a_bad_number_is_an_error_naming_its_option(argv, named, capsys) -> None
     assert (options.sessions, options.duration, options.barge_in) == (1, 0.5, 0.0)
 
 
+@pytest.mark.parametrize(("value", "said"), [("1e3", "a whole number"), ("x", "a whole number")])
+def test_a_count_that_is_no_whole_number_says_a_whole_number_is_wanted(value, said, capsys) -> None:
+    # "--sessions 1e3" said "expected a number" of what is a number: the count must be whole
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["bench", "--only", "load", "--sessions", value])
+    assert f"expected {said}, got '{value}'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["bench", "--only", "load", "--duration", "ten"])
+    assert "expected a number, got 'ten'" in capsys.readouterr().err
+
+
 def test_a_bad_value_is_one_line_on_the_real_command_line() -> None:
     """Through the installed entry point, as a user types it: exit 2, one usage line and one error line
     naming the option, no traceback (``--levels a,b`` was a ValueError traceback once the engine had
