@@ -168,7 +168,8 @@ def print_load(result: dict[str, Any], args: Any) -> None:
         print(f"  in the measured window: {counted}")
     print(
         f"  memory: {mib(memory.get('idle_session_bytes'))} per idle session, "
-        f"{mib(memory.get('talking_session_bytes'))} per talking session (engine RSS growth)"
+        f"{mib(memory.get('talking_session_bytes'))} per talking session (engine RSS growth past the "
+        "warm-up, whose heap a few sessions may reuse whole; `--only soak` follows memory per session-minute)"
     )
     print(f"  CPU: {cpu(s)}")
     row("bare aiohttp baseline: append → ack", b["ack_ms"], p99=True)
