@@ -601,23 +601,31 @@ def disallowed(name: str, arguments: Any) -> str:
     "none"``), in the words of ``failed``: "Sorry, I can't check the weather in Paris right now." (a
     lookup's "get" said as the check it is), "Sorry, I can't book the table for Smith right now.", else
     "Sorry, I can't do that right now."."""
-    action = _action_for(name, arguments)
+    action = _checked_action(name, arguments)
     if action is None:
         return "Sorry, I can't do that right now."
-    if action.startswith("get ") and lexicon.identifier_words(name).split()[0] in _LOOKUPS:
-        action = f"check {action[4:]}"
     return f"Sorry, I can't {action} right now."
 
 
 def only_now(name: str, arguments: Any, when: str) -> str:
     """What a model says when asked for a day ``when`` ("tomorrow") of a lookup that reports only the
     present: "Sorry, I can only check the weather in Paris as it is now, not for tomorrow."."""
-    action = _action_for(name, arguments)
+    action = _checked_action(name, arguments)
     if action is None:
         return f"Sorry, I can only check how things are now, not for {when}."
-    if action.startswith("get ") and lexicon.identifier_words(name).split()[0] in _LOOKUPS:
-        action = f"check {action[4:]}"
     return f"Sorry, I can only {action} as it is now, not for {when}."
+
+
+def _checked_action(name: str, arguments: Any) -> str | None:
+    """``_action_for``, a lookup's "get" said as the check it is ("check the weather in Paris")."""
+    action = _action_for(name, arguments)
+    if (
+        action is not None
+        and action.startswith("get ")
+        and lexicon.identifier_words(name).split()[0] in _LOOKUPS
+    ):
+        return f"check {action[4:]}"
+    return action
 
 
 def _action_for(name: str, arguments: Any) -> str | None:
