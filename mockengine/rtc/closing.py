@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+from typing import Any
 
 from aiortc import RTCPeerConnection
 
@@ -43,8 +45,38 @@ async def close_peer(pc: RTCPeerConnection, timeout_s: float) -> bool:
     closing = start_close(pc)
     done, _ = await asyncio.wait([closing], timeout=timeout_s)
     if not done:
-        log.warning("a peer connection took over %.0f s to close; its close goes on by itself", timeout_s)
+        log.warning(
+            "a peer connection took over %.0f s to close; its close goes on by itself (waiting in %s)",
+            timeout_s,
+            waiting_in(closing),
+        )
     return bool(done)
+
+
+def waiting_in(task: asyncio.Future[Any]) -> str:
+    """Where a pending task is suspended, outermost first: ``"RTCPeerConnection.close
+    (rtcpeerconnection.py:390) → RTCRtpSender.stop (rtcrtpsender.py:239) → Event.wait (locks.py:213)"``
+    (each coroutine's frame, down the chain of awaits; the future at its end is not named).
+
+    A close that hangs happens about once in a CI run of thousands of calls and not on demand: the
+    warning says which of aiortc's steps it hangs in, so the next one names its cause. ``"?"`` for a
+    future that is not a task."""
+    coro = task.get_coro() if isinstance(task, asyncio.Task) else None
+    if coro is None:
+        return "?"
+    steps: list[str] = []
+    awaited: object = coro
+    for _ in range(64):  # an await chain is a few frames deep; the bound guards a cycle
+        frame = getattr(awaited, "cr_frame", None) or getattr(awaited, "gi_frame", None)
+        if frame is None:
+            break
+        code = frame.f_code
+        steps.append(f"{code.co_qualname} ({os.path.basename(code.co_filename)}:{frame.f_lineno})")
+        inner = getattr(awaited, "cr_await", None) or getattr(awaited, "gi_yieldfrom", None)
+        if inner is None:
+            break
+        awaited = inner
+    return " → ".join(steps) or "?"
 
 
 def _closed(closing: asyncio.Future[None]) -> None:

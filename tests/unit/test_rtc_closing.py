@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 from mockengine.rtc import closing
 from mockengine.rtc.closing import close_peer, start_close
@@ -34,6 +35,10 @@ async def test_a_close_that_hangs_is_waited_for_at_most_the_timeout_and_goes_on(
     before = set(closing._CLOSING)  # (another test's close may still be held)
     assert not await close_peer(peer, 0.05)  # type: ignore[arg-type]
     assert peer.started == 1 and not peer.finished
+    # the warning names the step it hangs in, down the chain of awaits
+    (hung,) = closing._CLOSING - before
+    assert closing.waiting_in(hung).startswith("HangingPeer.close (test_rtc_closing.py:")
+    assert re.search(r" → Event\.wait \(locks\.py:\d+\)$", closing.waiting_in(hung))
     assert len(closing._CLOSING - before) == 1  # held until it ends, not collected
     peer.release.set()
     assert await close_peer(peer, 1.0)  # type: ignore[arg-type]  # a second close waits for the first's end
@@ -52,6 +57,11 @@ async def test_cancelling_the_waiter_leaves_the_close_running() -> None:
     peer.release.set()
     assert await close_peer(peer, 1.0)  # type: ignore[arg-type]
     assert peer.finished
+
+
+def test_where_a_plain_future_waits_is_not_known() -> None:
+    future: asyncio.Future[None] = asyncio.new_event_loop().create_future()
+    assert closing.waiting_in(future) == "?"
 
 
 async def test_a_failing_close_is_logged_not_raised(caplog) -> None:
