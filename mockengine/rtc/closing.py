@@ -46,11 +46,38 @@ async def close_peer(pc: RTCPeerConnection, timeout_s: float) -> bool:
     done, _ = await asyncio.wait([closing], timeout=timeout_s)
     if not done:
         log.warning(
-            "a peer connection took over %.0f s to close; its close goes on by itself (waiting in %s)",
+            "a peer connection took over %.0f s to close; its close goes on by itself (%s)",
             timeout_s,
-            waiting_in(closing),
+            where_closing_waits(pc, closing),
         )
     return bool(done)
+
+
+def where_closing_waits(pc: RTCPeerConnection, closing: asyncio.Future[Any]) -> str:
+    """``"waiting in …"`` (:func:`waiting_in` of the close ``closing``), then what else it may be waiting
+    for: aiortc's own close (started when every DTLS transport
+    has closed, ``__closeTask``; a later ``close()`` waits for its end), and a media task that ended
+    with an exception (a sender's or receiver's ``stop()`` waits for an event only the task's normal end
+    sets: seen with ``AttributeError`` from a UDP socket closed under aiortc, whose sends then hit
+    Python 3.11's ``sendto`` on a closed unconnected transport)."""
+    notes = [f"waiting in {waiting_in(closing)}"]
+    own = getattr(pc, "_RTCPeerConnection__closeTask", None)
+    if isinstance(own, asyncio.Task) and not own.done():
+        notes.append(f"aiortc's own close waits in {waiting_in(own)}")
+    transceivers = getattr(pc, "getTransceivers", list)  # (a stand-in peer in the unit tests has none)
+    for transceiver in transceivers():
+        for side, part, name in (
+            ("sender", transceiver.sender, "_RTCRtpSender__rtp_task"),
+            ("sender", transceiver.sender, "_RTCRtpSender__rtcp_task"),
+            ("receiver", transceiver.receiver, "_RTCRtpReceiver__rtcp_task"),
+        ):
+            task = getattr(part, name, None)
+            if not isinstance(task, asyncio.Task) or not task.done() or task.cancelled():
+                continue
+            if (error := task.exception()) is not None:
+                kind = f"{transceiver.kind} {side}"
+                notes.append(f"the {kind}'s {name.rsplit('__', 1)[1]} ended with {error!r}")
+    return "; ".join(notes)
 
 
 def waiting_in(task: asyncio.Future[Any]) -> str:

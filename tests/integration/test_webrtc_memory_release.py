@@ -99,6 +99,13 @@ def vanish(client: CallClient) -> None:
     for connection in ice_connections(client.pc):
         for protocol in connection._protocols:
             protocol.transport.abort()
+        # Nor does it send anything more: with its sockets gone, aiortc's sends must fail as they do on a
+        # closed connection (ConnectionError, which aiortc's media tasks expect). Left nominated, its
+        # receiver's next RTCP report reached the aborted socket, where Python 3.11's `sendto` on a
+        # closed unconnected UDP transport raises AttributeError (it calls `None.sendto`, then
+        # `None.call_exception_handler`): the report task died, and the test's close of the client then
+        # waited for that task's end for good (a CI run's flake, reproduced under load 4 in ~1 run of 6).
+        connection._nominated.clear()
         # nor does it run its consent checks: one firing on the aborted socket fails with an exception
         # whose log record (asyncio's "never retrieved", in caplog) kept the ICE connection reachable,
         # a flake of the wave test below on a loaded machine

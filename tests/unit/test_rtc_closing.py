@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import types
 
 from mockengine.rtc import closing
 from mockengine.rtc.closing import close_peer, start_close
@@ -30,7 +31,7 @@ class HangingPeer:
         self._first.set_result(None)
 
 
-async def test_a_close_that_hangs_is_waited_for_at_most_the_timeout_and_goes_on() -> None:
+async def test_a_close_that_hangs_is_waited_for_at_most_the_timeout_and_goes_on(caplog) -> None:
     peer = HangingPeer()
     before = set(closing._CLOSING)  # (another test's close may still be held)
     assert not await close_peer(peer, 0.05)  # type: ignore[arg-type]
@@ -39,6 +40,7 @@ async def test_a_close_that_hangs_is_waited_for_at_most_the_timeout_and_goes_on(
     (hung,) = closing._CLOSING - before
     assert closing.waiting_in(hung).startswith("HangingPeer.close (test_rtc_closing.py:")
     assert re.search(r" → Event\.wait \(locks\.py:\d+\)$", closing.waiting_in(hung))
+    assert "took over 0 s to close; its close goes on by itself (waiting in HangingPeer.close" in caplog.text
     assert len(closing._CLOSING - before) == 1  # held until it ends, not collected
     peer.release.set()
     assert await close_peer(peer, 1.0)  # type: ignore[arg-type]  # a second close waits for the first's end
@@ -57,6 +59,39 @@ async def test_cancelling_the_waiter_leaves_the_close_running() -> None:
     peer.release.set()
     assert await close_peer(peer, 1.0)  # type: ignore[arg-type]
     assert peer.finished
+
+
+async def test_a_hung_close_names_aiortcs_own_close_and_a_media_task_that_died() -> None:
+    """aiortc's ``stop()`` of a sender or receiver waits for an event only its media task's normal end
+    sets: a task ended by an exception hangs every close, and the warning says which task and why."""
+
+    async def died() -> None:
+        raise AttributeError("'NoneType' object has no attribute 'call_exception_handler'")
+
+    async def idle() -> None:
+        await asyncio.sleep(0)
+
+    report_task, rtp_task = asyncio.ensure_future(died()), asyncio.ensure_future(idle())
+    await asyncio.gather(report_task, rtp_task, return_exceptions=True)
+    receiver, sender = types.SimpleNamespace(), types.SimpleNamespace()
+    receiver._RTCRtpReceiver__rtcp_task = report_task
+    sender._RTCRtpSender__rtp_task = rtp_task  # ended normally: not named
+    transceiver = types.SimpleNamespace(kind="audio", sender=sender, receiver=receiver)
+    peer = HangingPeer()
+    own = asyncio.ensure_future(peer.close())  # aiortc's own close, started when DTLS closed
+    peer._RTCPeerConnection__closeTask = own  # type: ignore[attr-defined]
+    peer.getTransceivers = lambda: [transceiver]  # type: ignore[attr-defined]
+    ours = asyncio.ensure_future(peer.close())
+    await asyncio.sleep(0.01)
+    report = closing.where_closing_waits(peer, ours)  # type: ignore[arg-type]
+    assert report.startswith("waiting in HangingPeer.close (test_rtc_closing.py:")
+    assert "; aiortc's own close waits in HangingPeer.close (test_rtc_closing.py:" in report
+    assert report.endswith(
+        "; the audio receiver's rtcp_task ended with "
+        "AttributeError(\"'NoneType' object has no attribute 'call_exception_handler'\")"
+    )
+    peer.release.set()
+    await asyncio.gather(own, ours)
 
 
 def test_where_a_plain_future_waits_is_not_known() -> None:

@@ -44,7 +44,7 @@ from mockengine.protocol.client_events import (
 from mockengine.realtime.effects import Step
 from mockengine.realtime.session import RealtimeSession
 from mockengine.rtc.channel_flow import ChannelSender
-from mockengine.rtc.closing import PC_CLOSE_WAIT_S, start_close, waiting_in
+from mockengine.rtc.closing import PC_CLOSE_WAIT_S, start_close, where_closing_waits
 from mockengine.rtc.inbound import InlineDecoder, decode_inline
 from mockengine.rtc.media import ReplyTrack
 from mockengine.rtc.peer_gone import PeerGoneWatch
@@ -338,10 +338,10 @@ class CallRunner(SessionLoop):
             await asyncio.wait([closing], timeout=PC_CLOSE_WAIT_S)
             if not closing.done():  # the call is freed regardless; the close goes on by itself
                 log.warning(
-                    "call %s: its peer connection took over %.0f s to close (waiting in %s)",
+                    "call %s: its peer connection took over %.0f s to close (%s)",
                     self.call_id,
                     PC_CLOSE_WAIT_S,
-                    waiting_in(closing),
+                    where_closing_waits(self.pc, closing),
                 )
 
     def stall_media(self) -> None:
