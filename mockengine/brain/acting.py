@@ -42,7 +42,7 @@ from mockengine.brain.model import ToolCall, ToolSpec, TurnView
 from mockengine.brain.narration import grounding
 from mockengine.brain.slots import Filled, Referent, fill, implied_again
 from mockengine.brain.values import Span
-from mockengine.brain.wordlists import NOT_TOWNS, SHIPPED_THINGS
+from mockengine.brain.wordlists import NOT_TOWNS, ORDERING_VERBS, SHIPPED_THINGS
 
 __all__ = [
     "Action",
@@ -172,6 +172,7 @@ def _plan(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> 
             _moved(text, candidates)
             or _value_given(text, candidates, referent, today)
             or _address_sent(text, candidates, referent, today)
+            or _delivered(text, candidates, referent, today)
             or _ordered(text, candidates)
             or _not_given(text, candidates)
         )
@@ -803,6 +804,85 @@ def _address_sent(text: str, tools: list[ToolSpec], referent: Referent, today: d
         return None
     action = _action(match, filled)
     return Plan((action,), None, f"a street address given: {action.why}")
+
+
+# Things asked to be brought to a street address: "3 burgers delivered to 12 Main Street", "Send two
+# pizzas to 45 Oak Avenue"; the things counted or by their article, right before where they go.
+_THINGS_TO = re.compile(
+    r"\b(?P<things>(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a\s+dozen|some)\s+"
+    r"(?:[a-z][\w'-]*\s+){0,4}?[a-z][\w'-]*)\s*,?\s+(?:(?:delivered|sent|brought|shipped|dropped\s+off)\s+)?"
+    r"(?:over\s+|out\s+|round\s+)?to\s+(?:(?:my|our)\s+(?:\w+\s+){0,2}?(?:at|on)\s+)?$",
+    re.IGNORECASE,
+)
+# Words of a parameter's name that hold where an order goes.
+_WHERE_TO = frozenset(
+    ("address", "street", "destination", "location", "city", "town", "postcode", "zip", "postal", "state")
+)
+
+
+def _delivered(text: str, tools: list[ToolSpec], referent: Referent, today: date) -> Plan | None:
+    """Things asked to be brought to a street address ("3 burgers delivered to 12 Main Street") with no
+    tool's verb said: the one ordering tool that takes where the order goes (``create_order(items,
+    quantity?, address)``) is called with the things (read alone: "3 burgers" is ``quantity: 3``,
+    ``items: ["burgers"]``) and the address (read alone: its number is no quantity), as a model takes the
+    words for an order; a required part not said is asked for. It was echoed ("You said 3 burgers
+    delivered to 12 Main Street. Tell me more."). None when no such things and address are said, the words
+    ask about a delivery ("Why were …"), or no tool, or more than one, orders and takes an address."""
+    street = addresses.street_with_number_in(text)
+    if street is None or _ASKED_OF_IT.search(text):
+        return None
+    found = _THINGS_TO.search(text[: text.index(street)])
+    if found is None:
+        return None
+    ordering = [tool for tool in tools if _orders_to_an_address(tool)]
+    if len(ordering) != 1:
+        return None
+    tool = ordering[0]
+    schema = tool.parameters or {}
+    properties = schema_values.properties_of(schema)
+    where = [n for n in properties if _WHERE_TO & set(lexicon.identifier_words(n).lower().split())]
+    vocabulary = intent.vocabulary_of(tool)
+
+    def part(names: list[str], words: str) -> Filled:
+        cut = {
+            **schema,
+            "properties": {n: v for n, v in properties.items() if n in names},
+            "required": [n for n in schema_values.required_of(schema) if n in names],
+        }
+        return fill(tool.name, cut, words, referent, today, vocabulary, tool.description)
+
+    things = part([n for n in properties if n not in where], found.group("things"))
+    if re.match(r"(?i)(?:a|an|one)\s", found.group("things")):
+        # "a pizza delivered to …" is one: a count the words leave is 1, not asked ("How many …?")
+        for name in [n for n in things.missing if {"quantity", "qty", "count"} & set(n.lower().split("_"))]:
+            things.arguments[name], things.sources[name] = 1, "(one thing, by its article)"
+    sent = part(where, text[text.index(street) :])
+    order = list(properties)
+    merged = {**things.arguments, **sent.arguments}
+    filled = Filled(
+        dict(sorted(merged.items(), key=lambda item: order.index(item[0]))),
+        {**things.sources, **sent.sources},
+    )
+    filled.missing = [n for n in schema_values.required_of(schema) if n not in filled.arguments]
+    why = f"{tool.name} (things asked to be brought to a street address)"
+    if filled.missing:
+        return _asking(tool, filled, why, ())
+    if not is_valid(filled.arguments, schema):
+        return None
+    action = _action(intent.Match(tool, 0.0, (), True), filled)
+    return Plan((action,), None, f"{why}: {action.why}")
+
+
+def _orders_to_an_address(tool: ToolSpec) -> bool:
+    """A tool that orders (its name's verb orders, or it is named for an order: ``create_order``) and
+    takes where the order goes (``address``, ``delivery_address``)."""
+    words = lexicon.identifier_words(tool.name).lower().split()
+    if not (set(words[:1]) & ORDERING_VERBS or "order" in words[1:]) or intent.is_lookup(tool):
+        return False
+    return any(
+        _WHERE_TO & set(lexicon.identifier_words(name).lower().split())
+        for name in schema_values.properties_of(tool.parameters or {})
+    )
 
 
 # The town a thing is sent to, the words' last: "Send order 12345 to Leeds", "ship it to New York."

@@ -361,6 +361,25 @@ def _numeral(value: Any) -> bool:
     return isinstance(value, str) and value.strip().lstrip("+-").replace(".", "", 1).isdigit()
 
 
+def numeral(value: Any) -> bool:
+    """Whether ``value`` is a number written as text ("21", "-3.5")."""
+    return _numeral(value)
+
+
+def degrees_asked(arguments: Any) -> str | None:
+    """The temperature unit a call asked for (``unit: "fahrenheit"``, ``units: "metric"``) as said
+    ("degrees Fahrenheit"); None when it asked for none."""
+    if not isinstance(arguments, Mapping):
+        return None
+    for key, value in arguments.items():
+        words = set(lexicon.identifier_words(str(key)).lower().split())
+        if words & {"unit", "units", "scale"} and isinstance(value, str):
+            found = _DEGREES.get(value.strip().lower())
+            if found is not None:
+                return found
+    return None
+
+
 def _adjective(look: str) -> bool:
     """Conditions said after "It's" as they are: "sunny", "partly cloudy", "clear"; not "rain", "snow"."""
     last = look.lower().split()[-1] if look.split() else ""

@@ -26,11 +26,13 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 from typing import Any
 
 from mockengine.brain import (
     addresses,
+    ahead,
     codes,
     declared,
     evidence,
@@ -247,7 +249,35 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
         matches.append((-round(score, 6), -in_name, -literal, order, match, vocabulary.lookup))
     ranked = sorted(matches, key=lambda e: e[:4])
     _by_form(ranked, asking and not gotten)  # "can I get a refund?" asks for one: no question
-    return [entry[4] for entry in ranked]
+    return _reaching_ahead(text, [entry[4] for entry in ranked])
+
+
+def _reaching_ahead(text: str, ranked: list[Match]) -> list[Match]:
+    """A time to come said ("Will it rain in Paris this week?", "… tomorrow?") to a lookup that reports
+    only the present (``get_weather(city)``) while another lookup of the same words reaches it
+    (``get_forecast(city, days)``, ``get_weekly_forecast``, one that takes a date): that one first, with
+    the first one's standing, as a model picks the forecast; the present-only one was called."""
+    if len(ranked) < 2 or ahead.said(text, _SOME_MONDAY) is None:
+        return ranked
+    top = ranked[0]
+    if (
+        not is_lookup(top.tool)
+        or ahead.reaches_ahead(top.tool)
+        or ahead.takes_a_day(top.tool)
+        or not top.cues
+    ):
+        return ranked
+    # the same words heard by both: the forecast reports what the present-only lookup does
+    heard = {lexicon.concept(cue.lower()) for cue in top.cues}
+    for index, match in enumerate(ranked[1:], 1):
+        shared = heard & {lexicon.concept(cue.lower()) for cue in match.cues}
+        if shared and is_lookup(match.tool) and ahead.reaches_ahead(match.tool):
+            promoted = Match(match.tool, max(match.score, top.score), match.cues, top.strong, top.min_score)
+            return [promoted, *ranked[:index], *ranked[index + 1 :]]
+    return ranked
+
+
+_SOME_MONDAY = date(2000, 1, 3)  # whether a time to come is said does not depend on today
 
 
 # A switch thrown: "turn off the fan", "switch the heater on" ("power it down": "down" is no option; "I

@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import addresses, cards, fields, implied, lexicon, names, units
+from mockengine.brain import addresses, cards, fields, implied, lexicon, names, order_placed, units
 from mockengine.brain.failures import PartialFailure, failure_reason, partial_failure
 from mockengine.brain.output_data import fields_in_text, output_data
 from mockengine.brain.wordlists import DESTINATION_WORDS, DONE_COUNTS, READ_VERBS, STATE_LOOKUPS
@@ -36,6 +36,8 @@ def clause(name: str, arguments: Mapping[str, Any], rng: random.Random) -> str:
     ("Opening gesture project —", "Pausing —", "Setting timer —"), else "On it —"."""
     name_words = lexicon.identifier_words(name).split()
     ending = rng.choice(_CLAUSE_ENDINGS)
+    if order_placed.names_an_order(name):  # create_order {item: burgers}: no "Creating burgers —"
+        return "Placing your order" + ending
     spoken = [v for v in arguments.values() if isinstance(v, str) and v.lower() in _VERBS]
     verb = spoken[0].lower() if spoken else (name_words[0] if name_words[0] in _VERBS else None)
     if verb is None:
@@ -220,6 +222,18 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
         data = {" ".join(looked_up) if looked_up and fields.plural(looked_up[-1]) else "results": data}
     if isinstance(data, Mapping):  # {"value": 18, "unit": "C"} is "18 degrees Celsius", 0.82 humidity 82 %
         data = fields.readable(data)
+    if not lookup:  # an order placed: "I've placed your order for 3 burgers to 12 Main Street."
+        record = _record(data)
+        code = _confirmation(record)
+        placed = order_placed.said(
+            call_name or "",
+            _json(call_arguments or ""),
+            output if not isinstance(data, Mapping) else None,
+            ("confirmation", code) if code else _new_reference(record, _json(call_arguments or ""), "order"),
+            _state(record),
+        )
+        if placed is not None:
+            return placed
     said = _plain_text(output if data is None else data)
     if said is not None:
         return said
@@ -247,6 +261,11 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
             if named
             else (f"I checked {subject}, but no details came back.")
         )
+    heat = (
+        _temperature(call_name or "", scalar, arguments) if scalar is not None and not calculation else None
+    )
+    if heat is not None:  # get_weather → 21: "It's 21 degrees in Paris." ("The weather in Paris is 21.")
+        return f"It's {heat}{where_said}{named}." if named else f"It's {heat}."
     if scalar is not None:  # a lookup answered with one value ("10:00", 21): that value is the answer
         topic = "result" if calculation else " ".join(lexicon.identifier_words(call_name or "").split()[1:])
         return _one_value(topic, scalar, named, where_said)
@@ -692,6 +711,50 @@ def declined(name: str, arguments: Any) -> str:
     rest = " ".join(words[1:])
     target = things[0] if things else (f"the {rest}" if rest else "it")
     return f"Okay, I won't {words[0]} {target}."
+
+
+def with_when(said: str, when: str, call_arguments: str | None) -> str:
+    """``said`` (a lookup's answer) with the time to come it answers (``when``: "tomorrow", "this
+    week"): after the place it names ("The forecast in Paris tomorrow is sunny."), else before it all
+    ("Tomorrow in Paris: sunny, 22 degrees."); as it is when it says the time already."""
+    if not said or when.lower() in said.lower():
+        return said
+    arguments = _json(call_arguments or "")
+    place = next(
+        (
+            value
+            for key, value in (arguments.items() if isinstance(arguments, Mapping) else ())
+            if isinstance(value, str) and value and implied.holds_place(str(key))
+        ),
+        None,
+    )
+    if said.startswith("It's "):  # "It's 21 degrees in Paris." of tomorrow is what it will be
+        said = f"It'll be {said[5:]}"
+    if place is not None and f" in {place}" in said:
+        at = said.index(f" in {place}") + len(f" in {place}")
+        return f"{said[:at]} {when}{said[at:]}"
+    head = f"{when[0].upper()}{when[1:]}" + (f" in {place}" if place is not None else "")
+    first = said.split(" ", 1)[0]
+    keep = first == "I" or first == place or (len(first) > 1 and first[1].isupper())
+    return f"{head}: {said if keep else said[0].lower() + said[1:]}"
+
+
+def _temperature(name: str, value: str, arguments: Any) -> str | None:
+    """A bare number a lookup of the weather or a temperature returned (get_weather → 21, "21") as a
+    temperature said ("21 degrees", "21 degrees Fahrenheit" when the call asked for that unit): a model
+    reads the number by what the tool reports; None for another tool's number (a price, a count) or a
+    word ("sunny")."""
+    if not fields.numeral(value):
+        return None
+    unit = fields.degrees_asked(arguments)
+    words = set(lexicon.identifier_words(name).lower().split()[1:])
+    if not (words & _HEAT or unit is not None):
+        return None
+    return f"{value} {unit or 'degrees'}"
+
+
+# What a tool's name says it reports when it returns a temperature.
+_HEAT = frozenset(("weather", "temperature", "temp", "temperatures", "forecast"))
 
 
 def _one_value(words: str, value: Any, named: str | None, where: str) -> str:

@@ -54,6 +54,7 @@ from typing import Any
 from mockengine.brain import (
     acting,
     addressed,
+    ahead,
     appended_message,
     ellipsis,
     facts,
@@ -653,6 +654,7 @@ class ScriptedBrain:
                 # The call this output answers (by call_id): another call of the same tool may be newer.
                 arguments = batch[-1][0].text if batch else outputs.last_arguments(history, name)
                 text = acting.grounding(situation.trigger.text, name, arguments)
+                text = self._said_for_when(turn, text, call, name, arguments)
                 return Reply(text, rule="builtin.function_output.grounding")
             text = phrases.acknowledge_output(None, name, turn.rng)
             return Reply(text, rule="builtin.function_output.accepted")
@@ -672,6 +674,20 @@ class ScriptedBrain:
         return Reply(
             phrases.acknowledge_output(error, name, turn.rng), rule="builtin.function_output.refused"
         )
+
+    def _said_for_when(
+        self, turn: Turn, text: str, call: TurnView | None, name: str, arguments: str | None
+    ) -> str:
+        """A forecast's answer said with the time to come the user asked it for ("The forecast in Paris
+        tomorrow is sunny.", "This week in Paris: light rain on Tuesday."), as a model says it; it was
+        said without the day. Only of a tool that answers a time to come (``ahead``): a present-only
+        lookup's answer is not tomorrow's."""
+        tool = turn.tools.get(name)
+        asked = _user_words_before(turn.request.history, call)
+        if tool is None or not asked or not (ahead.reaches_ahead(tool) or ahead.takes_a_day(tool)):
+            return text
+        when = ahead.said(asked[-1], self._today())
+        return narration.with_when(text, when.phrase, arguments) if when is not None else text
 
     def _after_handoff(self, turn: Turn) -> Reply | None:
         """The agent an OpenAI Agents SDK handoff (``transfer_to_<agent>``) gave the conversation to takes

@@ -31,6 +31,7 @@ from jsonschema import validators
 
 from mockengine.brain import (
     addresses,
+    ahead,
     cards,
     codes,
     heard,
@@ -334,9 +335,40 @@ def fill(
         rest = [o for o in options if o != refused] if isinstance(options, list) else []
         if len(rest) == 1:
             filled.arguments[name], filled.sources[name] = rest[0], f"(the option left: not {refused})"
+    if ahead.says_ahead(tool_name, description):
+        _days_ahead(work, filled, properties, kinds)
     _without_bare_verb(work, filled, kinds)
     _finish(filled, schema, required, lists)
     return filled
+
+
+def _days_ahead(work: _Work, filled: Filled, properties: Mapping[str, Any], kinds: Mapping[str, str]) -> None:
+    """A time to come said as a span, not a count ("this week", "tomorrow", "over the next few days"),
+    to a tool that reaches ahead (a forecast; a snooze's ``days`` counts otherwise): a count of days
+    not filled (``get_forecast(city, days)``) takes how many days from today reach it
+    (7, 2, 3), and a date not filled takes today's for a span that starts today ("this week"), as a
+    model fills them; "How many days?" was asked."""
+    when = ahead.said(work.said, work.today)
+    if when is None:
+        return
+    said = when.words.lower().split()
+    for name, value in filled.arguments.items():
+        # "Paris the day after" of "… in Paris the day after tomorrow": the time's opening words are none
+        # of the place's
+        words = value.split() if isinstance(value, str) else []
+        cut = next((k for k in range(len(said) - 1, 0, -1) if [w.lower() for w in words[-k:]] == said[:k]), 0)
+        if cut and len(words) > cut:
+            filled.arguments[name] = " ".join(words[:-cut])
+    for name, sub in properties.items():
+        if name in filled.arguments:
+            continue
+        if ahead.days_parameter(name, sub):
+            days = min(when.days, sub.get("maximum", when.days))  # a forecast of at most 5 days: 5
+            filled.arguments[name], filled.sources[name] = days, f"{when.phrase} (days from today)"
+        elif kinds.get(name) in ("date", "datetime") and when.phrase.startswith(("this week", "over the")):
+            day = work.today.isoformat()
+            filled.arguments[name] = day if kinds[name] == "date" else f"{day}T00:00:00"
+            filled.sources[name] = f"{when.phrase} (from today)"
 
 
 def _without_bare_verb(work: _Work, filled: Filled, kinds: Mapping[str, str]) -> None:

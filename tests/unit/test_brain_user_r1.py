@@ -124,8 +124,9 @@ def test_an_and_without_a_verb_after_it_is_no_second_request() -> None:
 
 
 def test_what_the_weather_will_be_like_is_a_weather_question() -> None:
-    """The "like" of "be like" counted as liking (an action), so no call; "tomorrow" joined the city."""
-    expected = [("get_weather", {"city": "Paris"})]
+    """The "like" of "be like" counted as liking (an action), so no call; "tomorrow" joined the city.
+    Tomorrow's weather is the forecast's (get_weather reports the current weather; stop brk27)."""
+    expected = [("get_forecast", {"city": "Paris", "days": 2})]
     assert calls("weather", "what will the weather be like tomorrow in Paris") == expected
     assert calls("weather", "what will the weather be in Paris tomorrow") == expected
 
