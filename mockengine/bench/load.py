@@ -1,9 +1,22 @@
 """``--only load``: the standard load profile against the engine and, in the same run, against the bare
-aiohttp baseline; memory per idle and talking session; cache hit rates."""
+aiohttp baseline; memory per idle and talking session; cache hit rates.
+
+``--baseline-window together`` (the default) drives the engine and the bare baseline at the same time,
+each against its own server, with the same profile and seed, from one driver process: both servers'
+CPU per session-second comes from the same seconds of the machine, so the ratio between them does not
+move with the machine's speed between two windows (it did by ±18 % run to run: docs/cpu.md, nineteenth
+pass). The engine's latency rows are then taken with the baseline's sessions driven beside it, by the
+same process (its late-chunk share says whether the driver kept pace). ``--baseline-window after`` drives
+the baseline in a later window, as before the nineteenth pass, with the engine's latencies measured
+alone.
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import time
+from collections.abc import Awaitable
 from typing import Any
 
 from mockengine.bench.context import BenchContext
@@ -20,6 +33,26 @@ WARM_UP_SESSIONS, WARM_UP_S = 4, 12.0
 # sentence however long the load) fell in the measured window: a third of the engine's CPU in a 25-s
 # run, which the per-session-second figure then charged to talking (docs/cpu.md, twelfth pass).
 WARM_UP_ROUNDS_MAX = 4
+
+BASELINE_WINDOWS = ("together", "after")
+
+
+async def _timed(work: Awaitable[Any], t_ref: float) -> tuple[Any, list[float]]:
+    """``work``'s result and the seconds (monotonic, from ``t_ref``) at which it started and ended."""
+    start = time.monotonic() - t_ref
+    result = await work
+    return result, [round(start, 2), round(time.monotonic() - t_ref, 2)]
+
+
+def shared_driver_figures(driver_cpu_s: float, wall_s: float, session_s: float) -> dict[str, Any]:
+    """The driver's CPU when it drove the engine and the baseline at once (one process, one clock):
+    ms per driven session-second of both runs' sessions (``session_s``, sessions × seconds of both) and
+    cores held over ``wall_s``; each run's summary carries the same figures, marked shared."""
+    return {
+        "driver_cpu_ms_per_session_s": round(1000 * driver_cpu_s / session_s, 2) if session_s else None,
+        "driver_cores": round(driver_cpu_s / wall_s, 2) if wall_s else None,
+        "driver_shared": True,
+    }
 
 
 def _cache_entries(health: dict[str, Any] | None, name: str) -> int | None:
@@ -74,40 +107,74 @@ def bench_load(ctx: BenchContext) -> None:
                 break
         if engine is not None:
             memory = await idle_session_bytes(engine, args.sessions)
-        counts_before = _cache_counts(await healthz(ctx.engine_url()))
-        report, peak = await measured(
-            engine,
-            run_load(
-                ctx.engine_url(),
-                profile,
-                turn_every_s=args.turn_every,
-                barge_in=args.barge_in,
-                seed=args.seed,
-                progress=args.progress,
-                label="mockengine ",
-            ),
-        )
-        if peak is not None and memory.get("rss_before_bytes"):
-            memory["talking_session_bytes"] = max(0, peak - memory["rss_before_bytes"]) // args.sessions
-        health = await healthz(ctx.engine_url())
+        together = args.baseline_window == "together"
+        # Started before the measured window in both modes: its start-up (imports) is not measured, and
+        # idle it costs nothing.
         baseline = await start_server([], baseline=True)
         try:
-            base_report, _ = await measured(
-                baseline,
-                run_load(
-                    baseline.url,
-                    profile,
-                    mode="baseline",
-                    seed=args.seed,
-                    progress=args.progress,
-                    label="baseline   ",
+            counts_before = _cache_counts(await healthz(ctx.engine_url()))
+            t_ref = time.monotonic()
+            engine_run = _timed(
+                measured(
+                    engine,
+                    run_load(
+                        ctx.engine_url(),
+                        profile,
+                        turn_every_s=args.turn_every,
+                        barge_in=args.barge_in,
+                        seed=args.seed,
+                        progress=args.progress,
+                        label="mockengine ",
+                    ),
                 ),
+                t_ref,
             )
+
+            def baseline_run() -> Awaitable[Any]:
+                return _timed(
+                    measured(
+                        baseline,
+                        run_load(
+                            baseline.url,
+                            profile,
+                            mode="baseline",
+                            seed=args.seed,
+                            # together, one progress line (the engine's): two would overwrite each other
+                            progress=args.progress and not together,
+                            label="baseline   ",
+                        ),
+                    ),
+                    t_ref,
+                )
+
+            if together:
+                driver_before = time.process_time()
+                ((report, peak), engine_window), ((base_report, _), base_window) = await asyncio.gather(
+                    engine_run, baseline_run()
+                )
+                # One process drove both: its CPU over the window is both runs', not each run's.
+                shared = shared_driver_figures(
+                    time.process_time() - driver_before,
+                    max(engine_window[1], base_window[1]) - min(engine_window[0], base_window[0]),
+                    (report.profile.sessions + base_report.profile.sessions) * profile.duration_s,
+                )
+                report.extra.update(shared)
+                base_report.extra.update(shared)
+                health = await healthz(ctx.engine_url())
+            else:
+                (report, peak), engine_window = await engine_run
+                health = await healthz(ctx.engine_url())
+                (base_report, _), base_window = await baseline_run()
         finally:
             baseline.stop()
+        if peak is not None and memory.get("rss_before_bytes"):
+            memory["talking_session_bytes"] = max(0, peak - memory["rss_before_bytes"]) // args.sessions
         return {
             "engine": report.summary(),
             "baseline": base_report.summary(),
+            "baseline_window": args.baseline_window,
+            # seconds from the start of the measured phase: [start, end] of each run's driving
+            "windows_s": {"engine": engine_window, "baseline": base_window},
             "memory": memory,
             "cache_hit_rates": cache_rates(health),
             "window_lookups": window_lookups(counts_before, _cache_counts(health)),
@@ -145,6 +212,13 @@ def print_load(result: dict[str, Any], args: Any) -> None:
         )
         + "; their connections come first in the engine's fault schedule)"
     )
+    together = result.get("baseline_window") == "together"
+    if together:
+        print(
+            f"  (the bare baseline driven at the same time, {b['profile']['sessions']} more sessions from "
+            "the same driver process, so both CPU figures come from the same seconds of the machine; the "
+            "latencies below are the engine's with those sessions beside it)"
+        )
     turn_rows(s)
     print(
         f"  sessions {s['sessions_connected']}/{args.sessions} connected, refused {s['sessions_refused']}, "
@@ -172,14 +246,29 @@ def print_load(result: dict[str, Any], args: Any) -> None:
         "warm-up, whose heap a few sessions may reuse whole; `--only soak` follows memory per session-minute)"
     )
     print(f"  CPU: {cpu(s)}")
+    if s.get("driver_shared"):
+        print(
+            "  (the driver's figure is its whole process over both runs, per driven session-second of the "
+            "engine's and the baseline's sessions together)"
+        )
     row("bare aiohttp baseline: append → ack", b["ack_ms"], p99=True)
-    print(f"  baseline sessions {b['sessions_connected']}/{args.sessions}, dropped {b['sessions_dropped']}")
+    when = "at the same time as the engine" if together else "after the engine, in a later window"
+    print(
+        f"  baseline sessions {b['sessions_connected']}/{args.sessions}, dropped {b['sessions_dropped']}, "
+        f"driver late chunks {100 * b['late_chunk_share']:.2f} % (driven {when})"
+    )
     print(f"  baseline CPU: {cpu(b)}")
     if s.get("server_cpu_ms_per_session_s") and b.get("server_cpu_ms_per_session_s"):
-        ratio = b["server_cpu_ms_per_session_s"] / s["server_cpu_ms_per_session_s"]
+        ratio = s["server_cpu_ms_per_session_s"] / b["server_cpu_ms_per_session_s"]
+        same = (
+            "both in the same seconds"
+            if together
+            else "the baseline in a later window, so the machine's drift between them is in it"
+        )
         print(
-            f"  per streaming session the engine costs {1 / ratio:.1f} × the bare server's CPU at this load "
-            "(a process's fixed costs weigh more at few sessions; `--only capacity` measures the limits)"
+            f"  per streaming session the engine costs {ratio:.2f} × the bare server's CPU at this load, "
+            f"{same} (a process's fixed costs weigh more at few sessions; `--only capacity` measures "
+            "the limits)"
         )
     loop, base_loop = s.get("server_loop_cpu_ms_per_session_s"), b.get("server_loop_cpu_ms_per_session_s")
     one_process = "--workers" not in (getattr(args, "engine_args", None) or "")  # else: the parent's thread
@@ -195,4 +284,14 @@ def print_load(result: dict[str, Any], args: Any) -> None:
         print(f"  the engine's CPU by thread, ms per session-second: {named}")
 
 
-SECTION = Section("load", bench_load)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--baseline-window",
+        choices=BASELINE_WINDOWS,
+        default="together",
+        help="load: drive the bare baseline at the same time as the engine, the ratio from the same "
+        "seconds of the machine (together, the default), or after it in a later window (after)",
+    )
+
+
+SECTION = Section("load", bench_load, add_arguments=add_arguments)
