@@ -1,4 +1,4 @@
-"""``--only load``: the standard load profile against the engine and, in the same run, against the bare
+"""``--only load``: the standard load profile against the engine and, at the same time, against the bare
 aiohttp baseline; memory per idle and talking session; cache hit rates.
 
 ``--baseline-window together`` (the default) drives the engine and the bare baseline at the same time,
@@ -214,7 +214,7 @@ def bench_load(ctx: BenchContext) -> None:
 
 def print_load(result: dict[str, Any], args: Any) -> None:
     """The load section's report: ``result`` as ``bench_load`` stores it, ``args`` the bench options."""
-    from mockengine.loadtest.driver import driver_late_caveat
+    from mockengine.loadtest.driver import DRIVER_LATE_SHARE_MAX, driver_late_caveat
 
     s, b, memory = result["engine"], result["baseline"], result["memory"]
     print(
@@ -286,6 +286,16 @@ def print_load(result: dict[str, Any], args: Any) -> None:
             f"{same} (a process's fixed costs weigh more at few sessions; `--only capacity` measures "
             "the limits)"
         )
+        late = max(s["late_chunk_share"], b["late_chunk_share"])
+        if late > DRIVER_LATE_SHARE_MAX:
+            # A late driver sends its chunks in bursts, which a server reads several to a wake-up: its
+            # CPU per session-second fell with its driver's lateness (docs/cpu.md, nineteenth pass).
+            print(
+                f"  (a driver fell behind on {100 * late:.2f} % of its chunks: each server's CPU figure "
+                "then moves with its own driver's lateness, so this ratio is the machine's contention as "
+                "much as the two servers'; compare ratios from runs with both drivers under "
+                f"{100 * DRIVER_LATE_SHARE_MAX:.0f} %)"
+            )
     loop, base_loop = s.get("server_loop_cpu_ms_per_session_s"), b.get("server_loop_cpu_ms_per_session_s")
     one_process = "--workers" not in (getattr(args, "engine_args", None) or "")  # else: the parent's thread
     if loop is not None and base_loop and s.get("server_cpu_ms_per_session_s") and one_process:
