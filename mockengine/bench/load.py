@@ -122,9 +122,9 @@ def bench_load(ctx: BenchContext) -> None:
         # Started before the measured window in both modes: its start-up (imports) is not measured, and
         # idle it costs nothing.
         baseline = await start_server([], baseline=True)
-        # Together, the baseline's sessions are driven from a process of their own: in the bench's
-        # process, one event loop driving 50 + 50 sessions fell behind on 12–15 % of its chunks on a busy
-        # machine where the engine's driver alone fell behind on 3 % (docs/cpu.md, nineteenth pass).
+        # Together, the baseline's sessions are driven from a process of their own: in the bench's one
+        # event loop, the engine's latencies would include the other 50 sessions' turns in that loop, and
+        # the two drivers' CPU could not be told apart (docs/cpu.md, nineteenth pass).
         pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) if together else None
         try:
             loop = asyncio.get_running_loop()
