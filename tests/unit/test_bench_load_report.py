@@ -133,3 +133,62 @@ def test_the_main_threads_cpu_is_part_of_the_process_trees() -> None:
     loop, tree = main_thread_cpu_seconds(os.getpid()), tree_cpu_seconds(os.getpid())
     assert loop is not None and tree is not None and 0 < loop <= tree
     assert main_thread_cpu_seconds(2**22 + 7) is None  # no such process
+
+
+@pytest.mark.parametrize(
+    ("window", "said"),
+    [("together", "both in the same seconds"), ("after", "the baseline in a later window")],
+)
+def test_the_ratio_line_says_whether_both_came_from_the_same_seconds(
+    window: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/cpu.md, nineteenth pass: the ratio is taken in one window by default; the line says which."""
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--only", "load", "--sessions", "8", "--duration", "20"])
+    assert args.baseline_window == "together"  # the default
+    figures = {"server_cores": 0.1, "driver_cpu_ms_per_session_s": 2.0, "driver_cores": 0.1}
+    engine = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0)
+    engine.extra.update({**figures, "server_cpu_ms_per_session_s": 4.2})
+    base = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0)
+    base.extra.update({**figures, "server_cpu_ms_per_session_s": 2.0})
+    result = {
+        "engine": engine.summary(),
+        "baseline": base.summary(),
+        "baseline_window": window,
+        "memory": {},
+        "cache_hit_rates": {},
+        "warm_up": {"sessions": WARM_UP_SESSIONS, "seconds": 12.0},
+    }
+    print_load(result, args)
+    out = capsys.readouterr().out
+    assert f"the engine costs 2.10 × the bare server's CPU at this load, {said}" in out
+    assert ("the bare baseline driven at the same time, 8 more sessions" in out) is (window == "together")
+    assert "a driver fell behind" not in out  # no late chunks: the ratio stands alone
+
+
+def test_a_ratio_from_a_late_driver_is_said_to_measure_the_contention_too(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """docs/cpu.md, nineteenth pass: on a busy machine each server's CPU per session-second fell with its
+    own driver's late-chunk share, so a ratio from such a run is not comparable with a quiet one's."""
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--only", "load", "--sessions", "8", "--duration", "20"])
+    figures = {"server_cores": 0.1, "driver_cpu_ms_per_session_s": 2.0, "driver_cores": 0.1}
+    engine = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0)
+    engine.extra.update({**figures, "server_cpu_ms_per_session_s": 4.2})
+    base = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0)
+    base.extra.update({**figures, "server_cpu_ms_per_session_s": 2.0})
+    result = {
+        "engine": engine.summary(),
+        "baseline": {**base.summary(), "late_chunk_share": 0.0725},
+        "baseline_window": "together",
+        "memory": {},
+        "cache_hit_rates": {},
+        "warm_up": {"sessions": WARM_UP_SESSIONS, "seconds": 12.0},
+    }
+    print_load(result, args)
+    out = capsys.readouterr().out
+    assert "driver late chunks 7.25 % (driven at the same time as the engine)" in out
+    assert "a driver fell behind on 7.25 % of its chunks" in out
