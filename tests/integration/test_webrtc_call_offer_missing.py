@@ -52,3 +52,21 @@ async def test_a_body_of_an_unsupported_type_is_still_named_for_its_type(engine)
     server = await engine()
     status, error = await _post(server, data=b"v=0\r\n", headers={"Content-Type": "application/json"})
     assert status == 400 and "Unsupported content type 'application/json'" in error["message"], error
+
+
+@pytest.mark.parametrize("path", ["/v1/realtime/calls", "/v1/realtime/translations/calls"])
+async def test_a_malformed_multipart_body_is_a_400_not_a_server_error(engine, path) -> None:
+    """A body typed multipart/form-data whose boundary never appears (a hand-built request) was a 500
+    ``server_error`` with aiohttp's ValueError in the log: the form reader's failure is the client's."""
+    server = await engine()
+    async with aiohttp.ClientSession() as http:
+        reply = await http.post(
+            f"{server.http_url}{path}",
+            headers={"Authorization": "Bearer sk-test", "Content-Type": "multipart/form-data; boundary=x"},
+            data=b"garbage",
+        )
+        assert reply.status == 400, await reply.text()
+        error = (await reply.json())["error"]
+    assert error["type"] == "invalid_request_error"
+    assert "multipart" in error["message"], error
+    assert server.sessions_active() == 0
