@@ -268,3 +268,21 @@ async def test_a_secret_may_name_a_scenario_model(engine_url):
         )
     first, _ = await _first_frames(f"{base}/realtime", headers={"Authorization": f"Bearer {secret.value}"})
     assert first["type"] == "session.created" and first["session"]["model"] == "mockengine-default"
+
+
+@pytest.mark.parametrize("path", ["/realtime/client_secrets", "/realtime/translations/client_secrets"])
+async def test_a_whole_decimal_lifetime_still_answers_an_integer_expires_at(engine_url, path):
+    """``"seconds": 600.0`` passes the schema (a whole decimal is an integer to JSON Schema), and the
+    answer's ``expires_at`` came out a decimal (``1796662770.0``): the SDK's ``expires_at: int``, unix
+    seconds, as for ``600``."""
+    base = (await engine_url()).replace("ws://", "http://")
+    body: dict = {"expires_after": {"anchor": "created_at", "seconds": 600.0}}
+    if "translations" in path:
+        body["session"] = {"model": "gpt-realtime-translate"}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{base}{path}", json=body, headers={"Authorization": "Bearer sk-test"}) as reply,
+    ):
+        assert reply.status == 200, await reply.text()
+        answer = await reply.json()
+    assert type(answer["expires_at"]) is int, answer["expires_at"]
