@@ -25,12 +25,12 @@ from mockengine.chat.errors import ChatError
 from mockengine.chat.limits import check_tool_count
 from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.errors import ProtocolError
-from mockengine.protocol.schema_errors import json_type_name, validate
+from mockengine.protocol.schema_errors import VALIDATOR_CLASS, json_type_name, validate
 from mockengine.protocol.schema_refs import unresolvable_reference
 
 _VALIDATORS = {
-    "message": jsonschema.Draft202012Validator(schema.MESSAGE),
-    **{name: jsonschema.Draft202012Validator(s) for name, s in schema.FIELDS.items()},
+    "message": VALIDATOR_CLASS(schema.MESSAGE),
+    **{name: VALIDATOR_CLASS(s) for name, s in schema.FIELDS.items()},
 }
 # Remembered checks keep at most this much JSON each (8192 entries: at most ~130 MB in the worst case).
 _CACHED_JSON_MAX_CHARS = 16_384
@@ -335,26 +335,10 @@ def _check_fields(body: dict[str, Any]) -> None:
             # null is the SDK's "not given" for every optional field.
             if body.get(name) is not None and not _is_valid(name, body[name]):
                 validate(body[name], field_schema, name)
-            _check_not_decimal(name, body.get(name), field_schema)
     except ProtocolError as exc:
         raise ChatError.from_protocol(exc) from exc
     except RecursionError as exc:
         raise errors.malformed_json() from exc
-
-
-def _check_not_decimal(name: str, value: Any, field_schema: dict[str, Any]) -> None:
-    """ProtocolError ``invalid_type`` for a decimal given an integer-only parameter. JSON Schema takes a
-    whole decimal (``"n": 2.0``) as an integer, so it passed the schema and then crashed the completion
-    (``range(2.0)``: a 500); it is refused as ``1.5`` is, and as Responses' ``max_output_tokens`` is."""
-    declared = field_schema.get("type")
-    types = declared if isinstance(declared, list) else [declared]
-    if isinstance(value, float) and "integer" in types and "number" not in types:
-        expected = " or ".join("null" if kind == "null" else "an integer" for kind in types)
-        raise ProtocolError(
-            "invalid_type",
-            f"Invalid type for '{name}': expected {expected}, but got a decimal instead.",
-            name,
-        )
 
 
 def _check_message_order(messages: list[dict[str, Any]]) -> None:

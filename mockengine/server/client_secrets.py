@@ -124,8 +124,7 @@ class ClientSecretStore:
 
     def _store(self, session: dict[str, Any], ttl_s: int, model: str, now: float) -> ClientSecret:
         value = f"{SECRET_PREFIX}{self._rng.getrandbits(128):032x}"
-        # int(): a whole decimal lifetime ("seconds": 600.0) passes the schema; expires_at stays unix seconds.
-        secret = ClientSecret(value, int(now) + int(ttl_s), model, copy.deepcopy(session))
+        secret = ClientSecret(value, int(now) + ttl_s, model, copy.deepcopy(session))
         self._secrets[value] = secret
         return secret
 
