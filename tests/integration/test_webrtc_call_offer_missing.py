@@ -70,3 +70,20 @@ async def test_a_malformed_multipart_body_is_a_400_not_a_server_error(engine, pa
     assert error["type"] == "invalid_request_error"
     assert "multipart" in error["message"], error
     assert server.sessions_active() == 0
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("application/sdp", b"v=0\r\n\xff\xfe\r\n"),  # not UTF-8
+        ("application/sdp; charset=bogus", b"v=0\r\n"),  # a charset Python does not know
+    ],
+)
+async def test_an_offer_that_is_not_utf8_text_is_a_400(engine, content_type, body) -> None:
+    """``request.text()`` raised UnicodeDecodeError / LookupError for these: a 500 ``server_error``. SDP
+    is UTF-8 (RFC 8866 §5); an offer that is not is the client's mistake."""
+    server = await engine()
+    status, error = await _post(server, data=body, headers={"Content-Type": content_type})
+    assert status == 400, error
+    assert (error["type"], error["param"]) == ("invalid_request_error", "sdp"), error
+    assert server.sessions_active() == 0
