@@ -25,12 +25,12 @@ from mockengine.chat.errors import ChatError
 from mockengine.chat.limits import check_tool_count
 from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.errors import ProtocolError
-from mockengine.protocol.schema_errors import json_type_name, validate
+from mockengine.protocol.schema_errors import VALIDATOR_CLASS, json_type_name, validate
 from mockengine.protocol.schema_refs import unresolvable_reference
 
 _VALIDATORS = {
-    "message": jsonschema.Draft202012Validator(schema.MESSAGE),
-    **{name: jsonschema.Draft202012Validator(s) for name, s in schema.FIELDS.items()},
+    "message": VALIDATOR_CLASS(schema.MESSAGE),
+    **{name: VALIDATOR_CLASS(s) for name, s in schema.FIELDS.items()},
 }
 # Remembered checks keep at most this much JSON each (8192 entries: at most ~130 MB in the worst case).
 _CACHED_JSON_MAX_CHARS = 16_384

@@ -116,6 +116,7 @@ def translate(body: dict[str, Any], history: Sequence[dict[str, Any]] | None = N
         if limit < MIN_OUTPUT_TOKENS:
             raise errors.integer_below_minimum("max_output_tokens", MIN_OUTPUT_TOKENS, limit)
         chat_body["max_completion_tokens"] = limit
+    _check_top_logprobs(body.get("top_logprobs"))
     stream = body.get("stream")
     if stream is not None and not isinstance(stream, bool):
         raise _invalid_type("stream", "a boolean", stream)
@@ -192,6 +193,25 @@ def _refuse_unsupported(body: dict[str, Any]) -> None:
         raise errors.unsupported_by_mockengine("conversation", "conversation objects")
     if body.get("prompt") is not None:
         raise errors.unsupported_by_mockengine("prompt", "prompt templates")
+
+
+# The live bounds of ``top_logprobs`` (as chat.schema's).
+TOP_LOGPROBS_RANGE = (0, 20)
+
+
+def _check_top_logprobs(value: Any) -> None:
+    """``top_logprobs`` is echoed (``logprobs`` stay ``[]``, docs/responses.md): an integer from 0 to
+    20 or null; else ChatError 400, param ``top_logprobs``. It was read by nothing, so ``"3"`` or
+    ``99`` answered 200 with ``top_logprobs: 0``."""
+    if value is None:
+        return
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _invalid_type("top_logprobs", "an integer", value)
+    low, high = TOP_LOGPROBS_RANGE
+    if value < low:
+        raise errors.integer_below_minimum("top_logprobs", low, value)
+    if value > high:
+        raise errors.integer_above_maximum("top_logprobs", high, value)
 
 
 def _check_echoed(body: dict[str, Any]) -> None:

@@ -140,7 +140,7 @@ def _envelope(request: ResponsesRequest, response_id: str, created_at: int) -> d
         "text": text,
         "tool_choice": body.get("tool_choice") if body.get("tool_choice") is not None else "auto",
         "tools": [_tool_echo(tool) for tool in body.get("tools") or []],
-        "top_logprobs": 0,
+        "top_logprobs": body.get("top_logprobs") or 0,
         "top_p": body.get("top_p") if body.get("top_p") is not None else 1.0,
         "truncation": body.get("truncation") or "disabled",
         "usage": None,

@@ -27,7 +27,7 @@ _IS_TYPE = {
     "null": lambda v: v is None,
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
-    # 5.0 is an integer to JSON Schema: left to jsonschema (None) rather than judged here.
+    # 5.0 is no integer here (schema_errors.VALIDATOR_CLASS): left to jsonschema (None), which words it.
     "integer": lambda v: True if isinstance(v, int) and not isinstance(v, bool) else None,
     "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
 }

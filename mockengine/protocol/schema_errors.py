@@ -16,7 +16,18 @@ from mockengine.protocol import errors
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.plain_schema import verdict
 
-VALIDATOR_CLASS = jsonschema.Draft202012Validator
+
+def _is_integer(_checker: Any, instance: Any) -> bool:
+    """An integer as the live service reads one: a JSON number without a fraction part or exponent
+    as Python's json gives it (``int``). JSON Schema also takes a whole decimal (``50.0``), which was
+    then echoed as ``50.0`` where the GA types are integers, or crashed a completion (``range(2.0)``)."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+VALIDATOR_CLASS = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
 _TYPE_NAMES = {
     "string": "a string",
     "integer": "an integer",

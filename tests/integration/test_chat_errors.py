@@ -271,3 +271,33 @@ async def test_a_prompt_over_the_context_window_is_context_length_exceeded(base_
     in_functions = rest.split(" in the functions)")[0]
     assert int(total) == int(in_messages) + int(in_functions) and int(in_functions) > 0
     assert message.endswith("Please reduce the length of the messages or functions.")
+
+
+@pytest.mark.parametrize(
+    ("field", "extra"),
+    [
+        ("n", {}),
+        ("top_logprobs", {"logprobs": True}),
+        ("max_tokens", {}),
+        ("max_completion_tokens", {}),
+        ("seed", {}),
+    ],
+)
+async def test_a_whole_decimal_for_an_integer_parameter_is_an_invalid_type(base_url, field, extra):
+    """``"n": 2.0`` and ``"top_logprobs": 2.0`` passed the schema (2.0 is an integer to JSON Schema) and
+    then crashed the completion (a 500 ``server_error``: ``range(2.0)``, a slice by 2.0). A decimal is
+    refused for an integer parameter as for ``1.5``, and as Responses' ``max_output_tokens`` is."""
+    base = await base_url()
+    body = {"model": "gpt-4o-mini", "messages": HELLO, field: 2.0, **extra}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(
+            f"{base}/chat/completions", json=body, headers={"Authorization": "Bearer sk-test"}
+        ) as reply,
+    ):
+        assert reply.status == 400, await reply.text()
+        error = (await reply.json())["error"]
+    assert (error["type"], error["param"], error["code"]) == ("invalid_request_error", field, "invalid_type")
+    assert error["message"] == (
+        f"Invalid type for '{field}': expected an integer or null, but got a decimal instead."
+    )

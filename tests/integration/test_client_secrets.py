@@ -268,3 +268,28 @@ async def test_a_secret_may_name_a_scenario_model(engine_url):
         )
     first, _ = await _first_frames(f"{base}/realtime", headers={"Authorization": f"Bearer {secret.value}"})
     assert first["type"] == "session.created" and first["session"]["model"] == "mockengine-default"
+
+
+@pytest.mark.parametrize("path", ["/realtime/client_secrets", "/realtime/translations/client_secrets"])
+async def test_a_whole_decimal_lifetime_is_an_invalid_type(engine_url, path):
+    """``"seconds": 600.0`` passed the schema (a whole decimal is an integer to JSON Schema) and the
+    answer's ``expires_at`` came out a decimal (``1796662770.0``, where the SDK has ``int``). It is
+    refused as ``600.5`` is, as every integer parameter is (schema_errors.VALIDATOR_CLASS)."""
+    base = (await engine_url()).replace("ws://", "http://")
+    body: dict = {"expires_after": {"anchor": "created_at", "seconds": 600.0}}
+    if "translations" in path:
+        body["session"] = {"model": "gpt-realtime-translate"}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{base}{path}", json=body, headers={"Authorization": "Bearer sk-test"}) as reply,
+    ):
+        assert reply.status == 400, await reply.text()
+        error = (await reply.json())["error"]
+    assert (error["type"], error["code"], error["param"]) == (
+        "invalid_request_error",
+        "invalid_type",
+        "expires_after.seconds",
+    )
+    assert error["message"] == (
+        "Invalid type for 'expires_after.seconds': expected an integer, but got a decimal instead."
+    )

@@ -427,3 +427,42 @@ async def test_a_repeated_output_modality_is_refused_for_what_it_is(engine_url, 
             json.dumps({"type": "response.create", "response": {"output_modalities": ["text"]}})
         )
         assert (await receive(ws, "response.done"))["response"]["status"] == "completed"
+
+
+@pytest.mark.parametrize(
+    ("event", "param"),
+    [
+        ({"type": "session.update", "session": {"type": "realtime", "max_output_tokens": 50.0}}, None),
+        (
+            {"type": "session.update", "session": {"type": "realtime", **_vad(silence_duration_ms=300.0)}},
+            None,
+        ),
+        (
+            {
+                "type": "session.update",
+                "session": {
+                    "type": "realtime",
+                    "audio": {"input": {"format": {"type": "audio/pcm", "rate": 24000.0}}},
+                },
+            },
+            None,
+        ),
+        ({"type": "response.create", "response": {"max_output_tokens": 20.0}}, "response.max_output_tokens"),
+    ],
+)
+async def test_a_whole_decimal_for_an_integer_field_is_an_invalid_type(engine_url, event, param):
+    """A whole decimal (``50.0``) passed JSON Schema's "integer" and was echoed as ``50.0`` in
+    ``session.updated`` / ``response.created``, where the GA types are integers (a strict decoder, Go's
+    encoding/json or the SDK's strict models, refuses it). It is refused as ``1.5`` is, as the truncate
+    event's ``audio_end_ms`` and Responses' ``max_output_tokens`` already were, and changes nothing."""
+    url = await engine_url()
+    async with realtime_socket(url) as (ws, created):
+        await ws.send_str(json.dumps(event))
+        error = (await receive(ws, "error"))["error"]
+        assert error["code"] == "invalid_type", error
+        assert error["message"].endswith("but got a decimal instead."), error
+        if param is not None:
+            assert error["param"] == param
+        await ws.send_str(json.dumps({"type": "session.update", "session": {"type": "realtime"}}))
+        updated = await receive(ws, "session.updated")
+        assert updated["session"] == {**created["session"], "expires_at": updated["session"]["expires_at"]}

@@ -522,3 +522,30 @@ async def test_a_deeply_nested_body_is_traced(engine_url, tmp_path):
     trace = tmp_path / "responses.jsonl"
     await eventually(lambda: trace.exists() and trace.read_text().strip(), timeout_s=5)
     assert json.loads(trace.read_text().splitlines()[0])["data"]["request"] == "<nested too deeply to trace>"
+
+
+@pytest.mark.parametrize(
+    ("value", "code"),
+    [
+        ("3", "invalid_type"),
+        (2.0, "invalid_type"),
+        (21, "integer_above_max_value"),
+        (-1, "integer_below_min_value"),
+    ],
+)
+async def test_a_bad_top_logprobs_is_refused(client_for, value, code):
+    """``top_logprobs`` was read by nothing: ``"3"`` and ``99`` answered 200, and the response said
+    ``top_logprobs: 0`` whatever was asked. It is an integer from 0 to 20, as on the chat side."""
+    client = await client_for()
+    error = await _bad(client, input="hi", top_logprobs=value)
+    assert (error.status_code, error.body["param"], error.body["code"]) == (400, "top_logprobs", code), (
+        error.body
+    )
+
+
+async def test_top_logprobs_is_echoed_as_asked(client_for):
+    client = await client_for()
+    response = await client.responses.create(model="gpt-4o-mini", input="hi", top_logprobs=5)
+    assert response.top_logprobs == 5
+    default = await client.responses.create(model="gpt-4o-mini", input="hi")
+    assert default.top_logprobs == 0

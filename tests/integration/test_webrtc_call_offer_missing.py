@@ -52,3 +52,38 @@ async def test_a_body_of_an_unsupported_type_is_still_named_for_its_type(engine)
     server = await engine()
     status, error = await _post(server, data=b"v=0\r\n", headers={"Content-Type": "application/json"})
     assert status == 400 and "Unsupported content type 'application/json'" in error["message"], error
+
+
+@pytest.mark.parametrize("path", ["/v1/realtime/calls", "/v1/realtime/translations/calls"])
+async def test_a_malformed_multipart_body_is_a_400_not_a_server_error(engine, path) -> None:
+    """A body typed multipart/form-data whose boundary never appears (a hand-built request) was a 500
+    ``server_error`` with aiohttp's ValueError in the log: the form reader's failure is the client's."""
+    server = await engine()
+    async with aiohttp.ClientSession() as http:
+        reply = await http.post(
+            f"{server.http_url}{path}",
+            headers={"Authorization": "Bearer sk-test", "Content-Type": "multipart/form-data; boundary=x"},
+            data=b"garbage",
+        )
+        assert reply.status == 400, await reply.text()
+        error = (await reply.json())["error"]
+    assert error["type"] == "invalid_request_error"
+    assert "multipart" in error["message"], error
+    assert server.sessions_active() == 0
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("application/sdp", b"v=0\r\n\xff\xfe\r\n"),  # not UTF-8
+        ("application/sdp; charset=bogus", b"v=0\r\n"),  # a charset Python does not know
+    ],
+)
+async def test_an_offer_that_is_not_utf8_text_is_a_400(engine, content_type, body) -> None:
+    """``request.text()`` raised UnicodeDecodeError / LookupError for these: a 500 ``server_error``. SDP
+    is UTF-8 (RFC 8866 §5); an offer that is not is the client's mistake."""
+    server = await engine()
+    status, error = await _post(server, data=body, headers={"Content-Type": content_type})
+    assert status == 400, error
+    assert (error["type"], error["param"]) == ("invalid_request_error", "sdp"), error
+    assert server.sessions_active() == 0

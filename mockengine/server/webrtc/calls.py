@@ -365,11 +365,21 @@ async def _read_offer(
     session_text: str | None = None
     unknown: list[str] = []
     if request.content_type in ("multipart/form-data", "application/x-www-form-urlencoded"):
-        form = await request.post()
+        try:
+            form = await request.post()
+        except (ValueError, AssertionError, web.RequestPayloadError) as exc:
+            # aiohttp's form reader raises these for a body that is not the form its type names (a
+            # boundary that never appears, a truncated part): the client's mistake, not a 500.
+            raise BadCall(400, f"Could not read the multipart form: {exc}") from exc
         sdp, session_text = _form_text(form.get("sdp")), _form_text(form.get("session"))
         unknown = [key for key in form if key not in OFFER_FIELDS]
     elif request.content_type in ("application/sdp", "text/plain"):
-        sdp = await request.text()
+        # SDP is UTF-8 (RFC 8866 §5), whatever charset the header names: request.text() raised
+        # UnicodeDecodeError for other bytes and LookupError for an unknown charset (500s).
+        try:
+            sdp = (await request.read()).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BadCall(400, "Invalid SDP offer: the body is not UTF-8 text.", param="sdp") from exc
     elif not await request.read():
         # An empty body has no type to speak of: a bare POST is typed application/octet-stream by
         # aiohttp, a type the client never sent. What it lacks is the offer.
