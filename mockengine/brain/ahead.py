@@ -3,9 +3,9 @@ that reach it.
 
 A model given ``get_weather(city)`` and ``get_forecast(city, days)`` calls the forecast for "Will it
 rain in Paris this week?": the present-only lookup cannot answer a day to come. ``said`` finds the time
-and how many days from today (today counted as one) cover it; ``reaches_ahead`` tells a lookup that can
-answer one (a forecast, an upcoming, a weekly or daily lookup, or one that takes a date or a count of
-days) from one that reports only the present.
+and how many days from today (today counted as one) cover it; ``reaches_ahead`` tells a lookup that says it
+answers one (a forecast, an upcoming or a weekly lookup, by its name or description) from one that
+reports only the present; ``takes_a_day`` one that takes a date or a count of days.
 """
 
 from __future__ import annotations

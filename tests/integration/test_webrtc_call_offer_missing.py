@@ -55,20 +55,30 @@ async def test_a_body_of_an_unsupported_type_is_still_named_for_its_type(engine)
 
 
 @pytest.mark.parametrize("path", ["/v1/realtime/calls", "/v1/realtime/translations/calls"])
-async def test_a_malformed_multipart_body_is_a_400_not_a_server_error(engine, path) -> None:
-    """A body typed multipart/form-data whose boundary never appears (a hand-built request) was a 500
-    ``server_error`` with aiohttp's ValueError in the log: the form reader's failure is the client's."""
+@pytest.mark.parametrize(
+    ("content_type", "body", "kind"),
+    [
+        ("multipart/form-data; boundary=x", b"garbage", "multipart"),  # the boundary never appears
+        ("application/x-www-form-urlencoded", b"sdp=v%3D0\xff\xfe", "urlencoded"),  # not UTF-8
+    ],
+)
+async def test_a_malformed_form_body_is_a_400_not_a_server_error(
+    engine, path, content_type, body, kind
+) -> None:
+    """A form body its type does not describe (a multipart boundary that never appears, urlencoded bytes
+    that are not UTF-8: hand-built requests) was a 500 ``server_error`` with aiohttp's ValueError in the
+    log: the form reader's failure is the client's, and the message names the form it expected."""
     server = await engine()
     async with aiohttp.ClientSession() as http:
         reply = await http.post(
             f"{server.http_url}{path}",
-            headers={"Authorization": "Bearer sk-test", "Content-Type": "multipart/form-data; boundary=x"},
-            data=b"garbage",
+            headers={"Authorization": "Bearer sk-test", "Content-Type": content_type},
+            data=body,
         )
         assert reply.status == 400, await reply.text()
         error = (await reply.json())["error"]
     assert error["type"] == "invalid_request_error"
-    assert "multipart" in error["message"], error
+    assert f"Could not read the {kind} form" in error["message"], error
     assert server.sessions_active() == 0
 
 

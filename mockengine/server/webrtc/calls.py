@@ -370,7 +370,8 @@ async def _read_offer(
         except (ValueError, AssertionError, web.RequestPayloadError) as exc:
             # aiohttp's form reader raises these for a body that is not the form its type names (a
             # boundary that never appears, a truncated part): the client's mistake, not a 500.
-            raise BadCall(400, f"Could not read the multipart form: {exc}") from exc
+            kind = "multipart" if request.content_type == "multipart/form-data" else "urlencoded"
+            raise BadCall(400, f"Could not read the {kind} form: {exc}") from exc
         sdp, session_text = _form_text(form.get("sdp")), _form_text(form.get("session"))
         unknown = [key for key in form if key not in OFFER_FIELDS]
     elif request.content_type in ("application/sdp", "text/plain"):
