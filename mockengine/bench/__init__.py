@@ -7,8 +7,8 @@ Sections (``--only NAME``, repeatable; without it every section but ``capacity``
   ``speech_stopped`` → first audio delta, ``response.cancel`` → ``response.done``, event gaps; piper's
   real-time factor.
 * ``load``: the standard load profile (``--sessions``, ``--duration``, ``--profile``) against the
-  engine and, in the same run, against the bare aiohttp baseline (after it; ``--baseline-window
-  together``: at the same time); memory per idle and talking session; cache hit rates.
+  engine and, at the same time, against the bare aiohttp baseline (``--baseline-window after``: in a
+  later window); memory per idle and talking session; cache hit rates.
 * ``capacity``: steps the concurrency up (``--levels``) on the engine with warm caches, with caches off,
   and on the baseline; the highest level meeting the goals is the capacity. ``--plot`` draws it.
 * ``semantic``: the turn-detection table on the labelled utterance set (``turn_eval``).

@@ -1,16 +1,15 @@
-"""``--only load``: the standard load profile against the engine and, in the same run, against the bare
+"""``--only load``: the standard load profile against the engine and, at the same time, against the bare
 aiohttp baseline; memory per idle and talking session; cache hit rates.
 
-``--baseline-window after`` (the default) drives the baseline in a later window, the engine's latencies
-measured alone, as every figure in docs/cpu.md before its nineteenth pass was taken.
-``--baseline-window together`` drives the engine and the bare baseline at the same time,
+``--baseline-window together`` (the default) drives the engine and the bare baseline at the same time,
 each against its own server, with the same profile and seed, the baseline's driver in a process of its
 own: both servers' CPU per session-second comes from the same seconds of the machine, so the ratio
 between them does not move with the machine's speed between two windows (the engine's figure moved by
 ±18 % run to run: docs/cpu.md, nineteenth pass). The engine's driver keeps the bench process to itself,
 so its latency rows are measured as before, with the baseline's load beside it on the machine (each
-driver's late-chunk share says whether it kept pace). On a busy machine it did not narrow the ratio's
-spread (nineteenth pass), so it is an option, not the default.
+driver's late-chunk share says whether it kept pace). ``--baseline-window after`` drives
+the baseline in a later window, as before the nineteenth pass, with the engine's latencies measured
+alone.
 """
 
 from __future__ import annotations
@@ -315,9 +314,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--baseline-window",
         choices=BASELINE_WINDOWS,
-        default="after",
-        help="load: drive the bare baseline after the engine, in a later window (after, the default), or "
-        "at the same time, the ratio from the same seconds of the machine (together)",
+        default="together",
+        help="load: drive the bare baseline at the same time as the engine, the ratio from the same "
+        "seconds of the machine (together, the default), or after it in a later window (after)",
     )
 
 

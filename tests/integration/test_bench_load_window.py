@@ -1,9 +1,9 @@
-"""``bench --only load --baseline-window together`` takes the engine/baseline CPU ratio in one window:
-the engine and the bare baseline are driven at the same time, so both servers' CPU per session-second
-comes from the same seconds of the machine, whose speed drifted ±18 % between the two windows of the
-sequential method; ``after``, the default, keeps that method (docs/cpu.md, nineteenth pass). A real
-engine on loopback (fake models) and the real baseline child process; short runs, no CPU figures
-asserted."""
+"""``bench --only load`` takes the engine/baseline CPU ratio in one window: the engine and the bare
+baseline are driven at the same time (``--baseline-window together``, the default), so both servers'
+CPU per session-second comes from the same seconds of the machine, whose speed drifted ±18 % between
+the two windows of the old sequential method (docs/cpu.md, nineteenth pass). ``after`` keeps that
+method. A real engine on loopback (fake models) and the real baseline child process; short runs, no
+CPU figures asserted."""
 
 from __future__ import annotations
 
@@ -48,10 +48,10 @@ async def _bench_load(engine, monkeypatch, *options: str) -> dict:
     return ctx.results["load"]
 
 
-async def test_together_drives_the_engine_and_the_baseline_in_the_same_window(
+async def test_the_engine_and_the_baseline_are_driven_in_the_same_window_by_default(
     engine, monkeypatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    result = await _bench_load(engine, monkeypatch, "--baseline-window", "together")
+    result = await _bench_load(engine, monkeypatch)
     assert result["baseline_window"] == "together"
     (engine_start, engine_end), (base_start, base_end) = (
         result["windows_s"]["engine"],
@@ -70,10 +70,10 @@ async def test_together_drives_the_engine_and_the_baseline_in_the_same_window(
     assert "(driven at the same time as the engine)" in out
 
 
-async def test_by_default_the_baseline_is_driven_in_a_later_window(
+async def test_after_drives_the_baseline_in_a_later_window(
     engine, monkeypatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    result = await _bench_load(engine, monkeypatch)
+    result = await _bench_load(engine, monkeypatch, "--baseline-window", "after")
     assert result["baseline_window"] == "after"
     (_, engine_end), (base_start, _) = result["windows_s"]["engine"], result["windows_s"]["baseline"]
     assert base_start >= engine_end

@@ -142,11 +142,11 @@ def test_the_main_threads_cpu_is_part_of_the_process_trees() -> None:
 def test_the_ratio_line_says_whether_both_came_from_the_same_seconds(
     window: str, said: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """docs/cpu.md, nineteenth pass: the ratio may be taken in one window (together); the line says which."""
+    """docs/cpu.md, nineteenth pass: the ratio is taken in one window by default; the line says which."""
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     args = parser.parse_args(["--only", "load", "--sessions", "8", "--duration", "20"])
-    assert args.baseline_window == "after"  # the default: every earlier pass's figures were taken so
+    assert args.baseline_window == "together"  # the default
     figures = {"server_cores": 0.1, "driver_cpu_ms_per_session_s": 2.0, "driver_cores": 0.1}
     engine = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0)
     engine.extra.update({**figures, "server_cpu_ms_per_session_s": 4.2})
