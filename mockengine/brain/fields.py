@@ -352,18 +352,14 @@ def degrees(words: str, value: Any, unit: str | None) -> str:
     measured = units.with_unit(words, value)
     if measured is not None:
         return measured[len(words.rpartition(" ")[0]) + 1 :]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) and not _numeral(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) and not numeral(value):
         return str(value)
     return f"{value} {unit or 'degrees'}"
 
 
-def _numeral(value: Any) -> bool:
-    return isinstance(value, str) and value.strip().lstrip("+-").replace(".", "", 1).isdigit()
-
-
 def numeral(value: Any) -> bool:
     """Whether ``value`` is a number written as text ("21", "-3.5")."""
-    return _numeral(value)
+    return isinstance(value, str) and value.strip().lstrip("+-").replace(".", "", 1).isdigit()
 
 
 def degrees_asked(arguments: Any) -> str | None:

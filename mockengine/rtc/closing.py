@@ -64,8 +64,7 @@ def where_closing_waits(pc: RTCPeerConnection, closing: asyncio.Future[Any]) -> 
     own = getattr(pc, "_RTCPeerConnection__closeTask", None)
     if isinstance(own, asyncio.Task) and not own.done():
         notes.append(f"aiortc's own close waits in {waiting_in(own)}")
-    transceivers = getattr(pc, "getTransceivers", list)  # (a stand-in peer in the unit tests has none)
-    for transceiver in transceivers():
+    for transceiver in pc.getTransceivers():
         for side, part, name in (
             ("sender", transceiver.sender, "_RTCRtpSender__rtp_task"),
             ("sender", transceiver.sender, "_RTCRtpSender__rtcp_task"),

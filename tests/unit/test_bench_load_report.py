@@ -5,6 +5,7 @@ found 3 sessions dropped where ``mockengine faults schedule --count 8`` listed 5
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import pytest
 
@@ -147,14 +148,10 @@ def test_the_ratio_line_says_whether_both_came_from_the_same_seconds(
     add_arguments(parser)
     args = parser.parse_args(["--only", "load", "--sessions", "8", "--duration", "20"])
     assert args.baseline_window == "together"  # the default
-    figures = {"server_cores": 0.1, "driver_cpu_ms_per_session_s": 2.0, "driver_cores": 0.1}
-    engine = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0)
-    engine.extra.update({**figures, "server_cpu_ms_per_session_s": 4.2})
-    base = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0)
-    base.extra.update({**figures, "server_cpu_ms_per_session_s": 2.0})
+    engine, base = _cpu_summary(4.2), _cpu_summary(2.0)
     result = {
-        "engine": engine.summary(),
-        "baseline": base.summary(),
+        "engine": engine,
+        "baseline": base,
         "baseline_window": window,
         "memory": {},
         "cache_hit_rates": {},
@@ -175,14 +172,10 @@ def test_a_ratio_from_a_late_driver_is_said_to_measure_the_contention_too(
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     args = parser.parse_args(["--only", "load", "--sessions", "8", "--duration", "20"])
-    figures = {"server_cores": 0.1, "driver_cpu_ms_per_session_s": 2.0, "driver_cores": 0.1}
-    engine = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0)
-    engine.extra.update({**figures, "server_cpu_ms_per_session_s": 4.2})
-    base = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0)
-    base.extra.update({**figures, "server_cpu_ms_per_session_s": 2.0})
+    engine, base = _cpu_summary(4.2), _cpu_summary(2.0)
     result = {
-        "engine": engine.summary(),
-        "baseline": {**base.summary(), "late_chunk_share": 0.0725},
+        "engine": engine,
+        "baseline": {**base, "late_chunk_share": 0.0725},
         "baseline_window": "together",
         "memory": {},
         "cache_hit_rates": {},
@@ -192,3 +185,18 @@ def test_a_ratio_from_a_late_driver_is_said_to_measure_the_contention_too(
     out = capsys.readouterr().out
     assert "driver late chunks 7.25 % (driven at the same time as the engine)" in out
     assert "a driver fell behind on 7.25 % of its chunks" in out
+
+
+def _cpu_summary(server_ms_per_session_s: float) -> dict[str, Any]:
+    """An empty 8-session run's summary whose server cost ``server_ms_per_session_s`` and whose driver
+    kept pace."""
+    report = LoadReport("ws://127.0.0.1:1/v1/realtime", LoadProfile("steady", 8, 20.0), 20.0)
+    report.extra.update(
+        {
+            "server_cores": 0.1,
+            "driver_cpu_ms_per_session_s": 2.0,
+            "driver_cores": 0.1,
+            "server_cpu_ms_per_session_s": server_ms_per_session_s,
+        }
+    )
+    return report.summary()

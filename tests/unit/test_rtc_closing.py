@@ -20,6 +20,9 @@ class HangingPeer:
         self.finished = False
         self._first: asyncio.Future[None] | None = None
 
+    def getTransceivers(self) -> list[object]:  # noqa: N802 (aiortc's name)
+        return []
+
     async def close(self) -> None:
         if self._first is not None:
             await self._first
@@ -80,7 +83,7 @@ async def test_a_hung_close_names_aiortcs_own_close_and_a_media_task_that_died()
     peer = HangingPeer()
     own = asyncio.ensure_future(peer.close())  # aiortc's own close, started when DTLS closed
     peer._RTCPeerConnection__closeTask = own  # type: ignore[attr-defined]
-    peer.getTransceivers = lambda: [transceiver]  # type: ignore[attr-defined]
+    peer.getTransceivers = lambda: [transceiver]  # type: ignore[method-assign]
     ours = asyncio.ensure_future(peer.close())
     await asyncio.sleep(0.01)
     report = closing.where_closing_waits(peer, ours)  # type: ignore[arg-type]
