@@ -45,6 +45,7 @@ from mockengine.brain import (
     verbatim,
 )
 from mockengine.brain import kinds as kinds_of
+from mockengine.brain.implied import holds_place
 from mockengine.brain.model import ToolSpec
 from mockengine.brain.phrasing import LIGHT_VERBS
 from mockengine.brain.situation import ANSWER_TOOLS
@@ -960,6 +961,8 @@ def _vocabulary(key: str) -> _Vocabulary:
         # handoff does, whatever verb asks for it (these counted as another action, and nothing was called)
         _add(weights, _concepts(_PUT_THROUGH), PARAMETER_WEIGHT)
     lookup = _is_lookup(name, description or "")
+    if lookup and _WEATHER not in weights and _reports_weather(name, description or "", properties or {}):
+        _add(weights, [_WEATHER], PARAMETER_WEIGHT)
     if lookup:
         _add(weights, ["open", "list"], ENUM_WEIGHT)  # "show me / list / view my events" are one request
     strong |= set(quoted) | {c for c in weights if c in _STRONG_VERBS}
@@ -980,6 +983,31 @@ def _vocabulary(key: str) -> _Vocabulary:
 
 
 _GET = lexicon.concept("get")
+_WEATHER = lexicon.concept("weather")
+# What a lookup of the conditions at a place may say beside "conditions" and still report nothing else.
+_CONDITIONS_ONLY = frozenset(
+    lexicon.concept(w)
+    for w in ("get", "fetch", "check", "current", "currently", "now", "live", "latest", "present", "right")
+)
+
+
+def _reports_weather(name: str, description: str, properties: Mapping[str, Any]) -> bool:
+    """A lookup of the conditions now at a place (``current_conditions(city)`` "Get the current conditions
+    in a city", ``conditions_now(location)``) reports its weather, as a model reads it: "what's the weather
+    in Berlin?" called nothing. Its name says "conditions", a parameter takes the place, and no word of the
+    name or description names what else they are of ("road_conditions", "terms_and_conditions")."""
+    if lexicon.concept("conditions") not in _concepts(lexicon.identifier_words(name)):
+        return False
+    places = [p for p in properties if holds_place(p)]
+    if not places:
+        return False
+    place_words = set(_concepts(" ".join(lexicon.identifier_words(p) for p in places)))
+    said = set(_concepts(f"{lexicon.identifier_words(name)} {description}"))
+    allowed = _CONDITIONS_ONLY | place_words | {lexicon.concept("conditions"), _WEATHER}
+    allowed |= {lexicon.concept(w) for w in ("city", "town", "location", "place", "area")}
+    return said <= allowed
+
+
 # Verbs that make a thing or get it for the user ("Reserve a table", "Order a pizza", "Request a ride").
 _MAKING = frozenset(
     lexicon.concept(w) for w in ("create", "add", "buy", "request", "rent", "hire", "register")

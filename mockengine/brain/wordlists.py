@@ -169,6 +169,15 @@ _TAKING = (
 
 PHRASES: tuple[tuple[str, str], ...] = (
     (r"(where|when|how|who)'s", r"\1 is"),
+    # "What's it like in Berlin right now?", "how is it in Oslo at the moment?": a place at the present,
+    # with no subject but "it", is asked after its weather, as a model reads it (current_conditions was
+    # not called); "what's it like to live in Berlin", "how is it going" ask no such thing
+    (
+        r"(?:what(?:'s| is)|how is) it(?: like| looking| doing)?(?: out there| outside| out)? "
+        r"(?=(?:in|at) [^?.!,;]*\b(?:right now|now|at the moment|currently|today|this (?:morning|afternoon"
+        r"|evening)|tonight)\b)",
+        "what is the weather like ",
+    ),
     (r"how (?:do|would|can) (?:you|i|we) say", "translate"),  # "how do you say 'thank you' in German"
     (r"what (?:does|do) ('[^']+'|\"[^\"]+\") mean", r"translate \1"),
     ("thumbs up", "thumbs up"),

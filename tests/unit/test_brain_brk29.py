@@ -1,0 +1,108 @@
+"""Found by a framework user (stop brk29) declaring their own tools.
+
+"What's it like in Berlin right now?" to ``current_conditions(city)`` made no call (a model asks the
+weather of it); a single item ordered without a quantity was confirmed as "your order for latte"; "in 3
+days" filled a forecast's ``days`` with 3 by the number-and-unit rule while every other time to come counts
+the days from today that reach it, today counted (tomorrow 2, so in 3 days 4)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from mockengine.brain import ReplyRequest, ScriptedBrain, TurnView, load_scenario
+from mockengine.brain.model import Reply, ToolSpec
+
+MONDAY = date(2026, 12, 7)
+STRING = {"type": "string"}
+
+
+def _tool(name: str, description: str, properties: dict[str, object], required: list[str]) -> ToolSpec:
+    return ToolSpec(name, description, {"type": "object", "properties": properties, "required": required})
+
+
+def _reply(history: tuple[TurnView, ...], tools: tuple[ToolSpec, ...]) -> Reply:
+    request = ReplyRequest("", tools, "auto", ("text",), history, 0)
+    return ScriptedBrain(load_scenario(None), 3, today=MONDAY).reply(request)
+
+
+def _calls(reply: Reply) -> list[tuple[str | None, dict[str, object]]]:
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
+
+
+def _said(words: str, tools: tuple[ToolSpec, ...]) -> Reply:
+    return _reply((TurnView("u1", "user_text", words),), tools)
+
+
+def _answered(
+    words: str, name: str, arguments: dict[str, object], output: str, tools: tuple[ToolSpec, ...]
+) -> Reply:
+    history = (
+        TurnView("u0", "user_text", words),
+        TurnView("c0", "function_call", json.dumps(arguments), name=name, call_id="c0"),
+        TurnView("o0", "function_call_output", output, call_id="c0"),
+    )
+    return _reply(history, tools)
+
+
+# 1. "What's it like in <place> right now?" asks the weather there.
+CONDITIONS = _tool("current_conditions", "Current weather conditions for a city", {"city": STRING}, ["city"])
+CONDITIONS_PLAIN = _tool(
+    "get_current_conditions", "Get the current conditions in a city.", {"city": STRING}, ["city"]
+)
+WEATHER_NOW = _tool("weather_now", "The weather right now in a city.", {"city": STRING}, ["city"])
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "What's it like in Berlin right now?",
+        "What is it like in Berlin at the moment?",
+        "How is it in Berlin now?",
+        "How's it looking in Berlin today?",
+        "What's it like out in Berlin this morning?",
+    ],
+)
+@pytest.mark.parametrize("tool", [CONDITIONS, CONDITIONS_PLAIN, WEATHER_NOW], ids=lambda t: t.name)
+def test_what_it_is_like_somewhere_now_asks_the_weather(words: str, tool: ToolSpec) -> None:
+    assert _calls(_said(words, (tool,))) == [(tool.name, {"city": "Berlin"})]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "What's it like to live in Berlin?",
+        "What's it like working in Berlin these days?",
+        "How is it going?",
+    ],
+)
+def test_what_it_is_like_to_do_something_is_no_weather(words: str) -> None:
+    assert _said(words, (CONDITIONS,)).tool_calls == ()
+
+
+@pytest.mark.parametrize("words", ["What's the weather in Berlin?", "Is it raining in Berlin?"])
+def test_conditions_now_at_a_place_are_its_weather(words: str) -> None:
+    # get_current_conditions "Get the current conditions in a city." says no "weather": it was not called
+    assert _calls(_said(words, (CONDITIONS_PLAIN,))) == [("get_current_conditions", {"city": "Berlin"})]
+
+
+@pytest.mark.parametrize(
+    "tool",
+    [
+        _tool("road_conditions", "Current road conditions on a route.", {"route": STRING}, ["route"]),
+        _tool("get_terms_and_conditions", "Get the terms and conditions.", {}, []),
+        _tool("trail_conditions", "Current trail conditions in a park.", {"location": STRING}, ["location"]),
+    ],
+    ids=lambda t: t.name,
+)
+def test_conditions_of_something_else_are_no_weather(tool: ToolSpec) -> None:
+    assert _said("What's the weather in Berlin right now?", (tool,)).tool_calls == ()
+
+
+def test_what_it_is_like_there_goes_to_the_weather_beside_other_lookups() -> None:
+    hotels = _tool("search_hotels", "Search hotels in a city.", {"city": STRING}, ["city"])
+    assert _calls(_said("What's it like in Berlin right now?", (hotels, CONDITIONS))) == [
+        ("current_conditions", {"city": "Berlin"})
+    ]
