@@ -119,9 +119,13 @@ def _things(arguments: Mapping[str, Any]) -> str:
                 thing = next((v for k, v in each.items() if isinstance(v, str) and v.strip()), None)
                 many = next((v for k, v in each.items() if _COUNTS & _words(k) and isinstance(v, int)), None)
                 if thing is not None:
-                    named.append(_counted(many, thing))
+                    named.append(_counted(many, thing.strip()))
     if len(named) == 1 and count is not None:
         named = [_counted(count, named[0])]
+    else:
+        # "a latte", "a latte and a croissant": one thing of no count is said with its article, as a model
+        # says it ("your order for latte" read as a form's field); "fries", "sushi", "2 lattes" stay
+        named = [_counted(1, thing) if _one_of_a_kind(thing) else thing for thing in named]
     return " and ".join([", ".join(named[:-1]), named[-1]]) if len(named) > 1 else "".join(named)
 
 
@@ -129,8 +133,102 @@ def _counted(count: int | None, thing: str) -> str:
     if count is None or thing[:1].isdigit():
         return thing
     if count == 1:
-        return f"{'an' if thing[:1].lower() in 'aeiou' else 'a'} {thing}"
+        return f"{_article(thing)} {thing}" if not _determined(thing) else thing
     return f"{count} {thing}"
+
+
+# Words that open a thing already counted or determined ("the usual", "some fries", "two lattes").
+_DETERMINERS = frozenset(
+    (
+        "a",
+        "an",
+        "the",
+        "some",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "twelve",
+        "dozen",
+        "half",
+        "several",
+        "few",
+        "couple",
+        "any",
+        "each",
+        "every",
+        "another",
+        "more",
+        "extra",
+    )
+)
+# Things ordered by the amount, not one by one ("your order for sushi", not "for a sushi").
+_MASS = frozenset(
+    (
+        "sushi",
+        "rice",
+        "pasta",
+        "spaghetti",
+        "ramen",
+        "water",
+        "milk",
+        "bread",
+        "cheese",
+        "food",
+        "popcorn",
+        "cereal",
+        "granola",
+        "broccoli",
+        "spinach",
+        "chocolate",
+        "candy",
+        "cash",
+        "stuff",
+    )
+)
+# Capital letters said with a vowel sound first ("an SSD", "an HDMI cable"; "a USB cable").
+_VOWEL_LETTERS = frozenset("AEFHILMNORSX")
+
+
+def _determined(thing: str) -> bool:
+    return thing.split()[0].lower() in _DETERMINERS
+
+
+def _one_of_a_kind(thing: str) -> bool:
+    """Whether ``thing`` names one of something said without its article ("latte", "oat milk latte"; not
+    "fries", "sushi", "2 lattes", "the usual")."""
+    words = thing.split()
+    if not words or thing[:1].isdigit() or _determined(thing):
+        return False
+    last = words[-1].lower()
+    plural = last.endswith("s") and not last.endswith(("ss", "us", "is", "ys")) and len(last) > 3
+    return not plural and last not in _MASS
+
+
+def _article(thing: str) -> str:
+    """ "a" or "an" as the first word of ``thing`` is said: "an espresso", "a USB cable", "an SSD"."""
+    first = thing.split()[0]
+    if len(first) > 1 and first.isupper() and first.isalpha():  # an initialism, read letter by letter
+        return "an" if first[0] in _VOWEL_LETTERS else "a"
+    if first.lower().startswith(("uni", "use", "usu", "eu", "one")):  # "a unicorn cake", "a euro coin"
+        return "a"
+    return "an" if first[:1].lower() in "aeiou" else "a"
 
 
 def _words(key: object) -> set[str]:

@@ -106,3 +106,50 @@ def test_what_it_is_like_there_goes_to_the_weather_beside_other_lookups() -> Non
     assert _calls(_said("What's it like in Berlin right now?", (hotels, CONDITIONS))) == [
         ("current_conditions", {"city": "Berlin"})
     ]
+
+
+# 2. One thing ordered, no quantity: "your order for a latte", as a model says it.
+PLACE_ORDER = _tool(
+    "place_order",
+    "Place an order.",
+    {"item": STRING, "quantity": {"type": "integer"}},
+    ["item"],
+)
+CREATE_ORDER = _tool(
+    "create_order",
+    "Create an order.",
+    {"items": {"type": "array", "items": STRING}},
+    ["items"],
+)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "said"),
+    [
+        (PLACE_ORDER, {"item": "latte"}, "I've placed your order for a latte."),
+        (PLACE_ORDER, {"item": "espresso"}, "I've placed your order for an espresso."),
+        (PLACE_ORDER, {"item": "oat milk latte"}, "I've placed your order for an oat milk latte."),
+        # plurals, counts and mass nouns stay as they are
+        (PLACE_ORDER, {"item": "lattes", "quantity": 2}, "I've placed your order for 2 lattes."),
+        (PLACE_ORDER, {"item": "latte", "quantity": 1}, "I've placed your order for a latte."),
+        (PLACE_ORDER, {"item": "fries"}, "I've placed your order for fries."),
+        (PLACE_ORDER, {"item": "2 lattes"}, "I've placed your order for 2 lattes."),
+        (PLACE_ORDER, {"item": "a latte"}, "I've placed your order for a latte."),
+        (PLACE_ORDER, {"item": "sushi"}, "I've placed your order for sushi."),
+        (PLACE_ORDER, {"item": "the usual"}, "I've placed your order for the usual."),
+        (
+            CREATE_ORDER,
+            {"items": ["latte", "croissant"]},
+            "I've placed your order for a latte and a croissant.",
+        ),
+        (
+            CREATE_ORDER,
+            {"items": ["2 lattes", "muffin"]},
+            "I've placed your order for 2 lattes and a muffin.",
+        ),
+    ],
+)
+def test_one_thing_ordered_reads_with_its_article(
+    tool: ToolSpec, arguments: dict[str, object], said: str
+) -> None:
+    assert _answered("I'd like to order", tool.name, arguments, '{"status": "ok"}', (tool,)).text == said
