@@ -70,6 +70,9 @@ def _ahead(found: re.Match[str], today: date) -> Ahead:
     if group["inside"]:
         inside = " ".join(group["inside"].lower().split())
         days = int(inside) if inside.isdigit() else _FEW.get(inside.removeprefix("a "), 3)
+        # "in 3 days" names one day, today + 3; a forecast's ``days`` counts the days it covers from today,
+        # today the first (WeatherAPI's days=1 and Open-Meteo's forecast_days=1 are today alone), so 4
+        # reach it, as 2 reach tomorrow. A model that sends 3 gets a forecast ending the day before.
         return Ahead(f"in {inside} days", days + 1)
     if group["rest"]:
         return Ahead(" ".join(group["rest"].lower().split()), 7 - today.weekday())

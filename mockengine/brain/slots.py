@@ -360,7 +360,7 @@ def _days_ahead(work: _Work, filled: Filled, properties: Mapping[str, Any], kind
         if cut and len(words) > cut:
             filled.arguments[name] = " ".join(words[:-cut])
     for name, sub in properties.items():
-        if name in filled.arguments:
+        if name in filled.arguments and not _day_said_as_count(when, filled, name, sub):
             continue
         if ahead.days_parameter(name, sub):
             days = min(when.days, sub.get("maximum", when.days))  # a forecast of at most 5 days: 5
@@ -369,6 +369,16 @@ def _days_ahead(work: _Work, filled: Filled, properties: Mapping[str, Any], kind
             day = work.today.isoformat()
             filled.arguments[name] = day if kinds[name] == "date" else f"{day}T00:00:00"
             filled.sources[name] = f"{when.phrase} (from today)"
+
+
+def _day_said_as_count(when: ahead.Ahead, filled: Filled, name: str, schema: Any) -> bool:
+    """Whether ``days`` was filled with the number of "in 3 days" by its number and unit (3): that names
+    one day to come, which the days from today reach, today counted, as every other time to come does
+    (``ahead.said``: 4, as tomorrow is 2). "for 3 days", "a 3 day forecast" are counts, kept."""
+    if not when.phrase.startswith("in ") or not ahead.days_parameter(name, schema):
+        return False
+    source = filled.sources.get(name, "").lower()
+    return bool(source) and source in when.words.lower() and filled.arguments[name] == when.days - 1
 
 
 def _without_bare_verb(work: _Work, filled: Filled, kinds: Mapping[str, str]) -> None:

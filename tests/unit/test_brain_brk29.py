@@ -153,3 +153,48 @@ def test_one_thing_ordered_reads_with_its_article(
     tool: ToolSpec, arguments: dict[str, object], said: str
 ) -> None:
     assert _answered("I'd like to order", tool.name, arguments, '{"status": "ok"}', (tool,)).text == said
+
+
+# 3. "in 3 days" to a forecast's ``days``: the days from today that reach that day, today counted, as for
+# every other time to come ("tomorrow" 2): a forecast of 3 days ends the day before.
+FORECAST = _tool(
+    "get_forecast",
+    "Get the weather forecast for a city.",
+    {"city": STRING, "days": {"type": "integer", "description": "Number of days"}},
+    ["city", "days"],
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "days"),
+    [
+        ("What's the forecast in Paris in 3 days?", 4),
+        ("Will it rain in Paris in 3 days?", 4),
+        ("What's the weather in Paris in two days?", 3),
+        ("Paris forecast in 5 days", 6),
+        ("Will it rain in Paris tomorrow?", 2),
+        # a span of days is its own count
+        ("What's the forecast in Paris for the next 3 days?", 3),
+        ("Give me a 3 day forecast for Paris", 3),
+        ("Forecast for Paris for 3 days", 3),
+    ],
+)
+def test_in_so_many_days_counts_as_every_time_to_come(words: str, days: int) -> None:
+    assert _calls(_said(words, (FORECAST,))) == [("get_forecast", {"city": "Paris", "days": days})]
+
+
+def test_in_so_many_days_keeps_a_forecasts_maximum() -> None:
+    capped = _tool(
+        "get_forecast",
+        "Get the weather forecast for a city.",
+        {"city": STRING, "days": {"type": "integer", "minimum": 1, "maximum": 5}},
+        ["city", "days"],
+    )
+    assert _calls(_said("Will it rain in Paris in 6 days?", (capped,))) == [
+        ("get_forecast", {"city": "Paris", "days": 5})
+    ]
+
+
+def test_in_so_many_days_to_a_tool_that_does_not_forecast_keeps_the_count() -> None:
+    snooze = _tool("snooze_alerts", "Snooze alerts.", {"days": {"type": "integer"}}, ["days"])
+    assert _calls(_said("Snooze alerts in 3 days", (snooze,))) == [("snooze_alerts", {"days": 3})]
