@@ -68,6 +68,19 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     none = _none_of(text, name, schema)
     if none is not None:
         return none
+    counted_in = _time_unit_of(name, schema)
+    if counted_in is not None:
+        # a parameter counted in seconds, milliseconds or hours (``duration_seconds``, "Duration in
+        # seconds"): the duration said, in its unit ("10 minutes" → 600; it was 10, and "half an hour" 30
+        # by the word "duration", read as minutes)
+        said = _time_said(text)
+        if said is not None:
+            seconds, start, end = said
+            value = seconds / _SECONDS_IN[counted_in]
+            if float(value).is_integer():
+                return Span(int(value), start, end)
+            if schema.get("type") == "number":
+                return Span(value, start, end)
     duration = _duration(text, words) or _weeks(text, name)
     if duration is not None:
         return duration
@@ -92,6 +105,82 @@ def number_for(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
         if unit is None and best is None:
             best = Span(span.value, _comparator_start(text, span.start), span.end)
     return best
+
+
+# The units a duration parameter may be counted in, in seconds; and the words that name each.
+_SECONDS_IN = {"millisecond": 0.001, "second": 1, "minute": 60, "hour": 3600}
+_TIME_UNIT_NAMES = {
+    "millisecond": ("ms", "msec", "millis", "millisecond", "milliseconds"),
+    "second": ("s", "sec", "secs", "second", "seconds"),
+    "minute": ("min", "mins", "minute", "minutes"),
+    "hour": ("h", "hr", "hrs", "hour", "hours"),
+}
+# A unit of time said after a number ("10 minutes", "90 secs"); a bare "s", "h" or "m" is too short to tell.
+_TIME_SAID = re.compile(
+    r"\s*-?\s*(?P<unit>milliseconds?|millis|msecs?|ms|seconds?|secs?|minutes?|mins?|hours?|hrs?)\b", re.I
+)
+# A duration said with an article or a half ("an hour", "half a minute", "a minute and a half").
+_A_TIME = re.compile(
+    r"\b(?:(?P<half>half)\s+an?|an?|one)\s+(?P<unit>hour|minute|second)(?P<more>\s+and\s+a\s+half)?\b",
+    re.I,
+)
+_AND_A_HALF = re.compile(r"\s+and\s+a\s+half\b", re.I)
+_JOINED = re.compile(r"\s*(?:,\s*)?(?:and\s+)?", re.I)
+
+
+def _time_unit_of(name: str, schema: Mapping[str, Any]) -> str | None:
+    """The unit of time a number parameter counts in when it is not minutes: its name's last unit word
+    (``duration_seconds``, ``timeout_ms``, ``hours``), else the one its description names ("Duration in
+    seconds"); None for minutes (read as they were, ``_duration``) or no unit of time."""
+    if schema.get("type") not in ("integer", "number"):
+        return None
+    named = [
+        unit
+        for word in lexicon.identifier_words(name).lower().split()
+        for unit, forms in _TIME_UNIT_NAMES.items()
+        if word in forms and (len(word) > 1 or word == lexicon.identifier_words(name).lower().split()[-1])
+    ]
+    if not named:
+        described = {w.lower() for w in re.findall(r"[A-Za-z]+", str(schema.get("description", "")))}
+        named = [u for u, forms in _TIME_UNIT_NAMES.items() if described & set(forms) and u != "minute"]
+        named = named if len(named) == 1 and not described & set(_TIME_UNIT_NAMES["minute"]) else []
+    unit = named[-1] if named else None
+    return None if unit == "minute" else unit
+
+
+def _time_said(text: str) -> tuple[float, int, int] | None:
+    """The first duration said, in seconds, and its span: "10 minutes", "2 minutes 30 seconds", "1 hour and
+    15 minutes", "an hour and a half", "half an hour"; None when no number is said with a unit of time."""
+    parts: list[tuple[int, int, float]] = []  # (start, end, seconds) of each amount said with its unit
+    for span in values.numbers(text):
+        unit = _TIME_SAID.match(text, span.end)
+        if unit is not None and isinstance(span.value, int | float) and not _is_clock(text, span):
+            seconds = span.value * _SECONDS_IN[_unit_named(unit.group("unit"))]
+            half = _AND_A_HALF.match(text, unit.end())
+            end = half.end() if half else unit.end()
+            parts.append((span.start, end, seconds * 1.5 if half else seconds))
+    for match in _A_TIME.finditer(text):
+        if any(start <= match.start() < end for start, end, _ in parts):
+            continue
+        seconds = _SECONDS_IN[match.group("unit").lower()]
+        factor = 0.5 if match.group("half") else 1.5 if match.group("more") else 1
+        parts.append((match.start(), match.end(), seconds * factor))
+    if not parts:
+        return None
+    parts.sort()
+    start, end, total = parts[0]
+    for following_start, following_end, seconds in parts[1:]:
+        if _JOINED.fullmatch(text[end:following_start]) is None:
+            break
+        end, total = following_end, total + seconds
+    return total, start, end
+
+
+def _unit_named(word: str) -> str:
+    word = word.lower()
+    return next(
+        unit for unit, forms in _TIME_UNIT_NAMES.items() if word in forms or word.rstrip("s") in forms
+    )
 
 
 def _names_part(text: str, span: Span, words: str) -> bool:

@@ -198,3 +198,53 @@ def test_in_so_many_days_keeps_a_forecasts_maximum() -> None:
 def test_in_so_many_days_to_a_tool_that_does_not_forecast_keeps_the_count() -> None:
     snooze = _tool("snooze_alerts", "Snooze alerts.", {"days": {"type": "integer"}}, ["days"])
     assert _calls(_said("Snooze alerts in 3 days", (snooze,))) == [("snooze_alerts", {"days": 3})]
+
+
+# 5. A framework user's own tools. A duration to a parameter counted in seconds (LiveKit's
+# ``set_timer(duration_seconds: int)``): "10 minutes" is 600 of them (it was 10, and "half an hour" 30,
+# read as minutes by the word "duration").
+TIMER = _tool(
+    "set_timer",
+    "Set a timer.",
+    {"duration_seconds": {"type": "integer"}, "label": STRING},
+    ["duration_seconds"],
+)
+TIMER_DESCRIBED = _tool(
+    "set_timer",
+    "Set a timer.",
+    {"duration": {"type": "integer", "description": "Duration of the timer in seconds"}},
+    ["duration"],
+)
+TIMER_MINUTES = _tool("set_timer", "Set a timer.", {"minutes": {"type": "integer"}}, ["minutes"])
+
+
+@pytest.mark.parametrize(
+    ("words", "seconds"),
+    [
+        ("Set a timer for 10 minutes", 600),
+        ("Set a timer for ten minutes", 600),
+        ("Set a timer for 90 seconds", 90),
+        ("Set a timer for half an hour", 1800),
+        ("Set a timer for an hour and a half", 5400),
+        ("Set a timer for 2 minutes 30 seconds", 150),
+        ("Set a timer for 1 hour and 15 minutes", 4500),
+        ("Set a timer for a minute and a half", 90),
+    ],
+)
+@pytest.mark.parametrize("tool", [TIMER, TIMER_DESCRIBED], ids=["named", "described"])
+def test_a_duration_to_a_count_of_seconds(words: str, seconds: int, tool: ToolSpec) -> None:
+    name = next(iter(tool.parameters["properties"]))
+    assert _calls(_said(words, (tool,))) == [("set_timer", {name: seconds})]
+
+
+def test_a_duration_in_seconds_keeps_its_label() -> None:
+    assert _calls(_said("Set a timer for 10 minutes for the pasta", (TIMER,))) == [
+        ("set_timer", {"duration_seconds": 600, "label": "pasta"})
+    ]
+
+
+@pytest.mark.parametrize(
+    ("words", "minutes"), [("Set a timer for 10 minutes", 10), ("Set a timer for an hour", 60)]
+)
+def test_a_count_of_minutes_is_as_it_was(words: str, minutes: int) -> None:
+    assert _calls(_said(words, (TIMER_MINUTES,))) == [("set_timer", {"minutes": minutes})]
