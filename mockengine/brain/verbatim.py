@@ -375,6 +375,12 @@ def unit_said(text: str, name: str, schema: Mapping[str, Any]) -> Span | None:
     return None
 
 
+# The names of an enum whose options, all units, say how a value is given: ``unit``, and ``format`` or
+# ``scale`` (Pipecat's and OpenAI's cookbook ``get_current_weather(location, format: [celsius,
+# fahrenheit])`` "Infer this from the user's location": it was asked "Which format would you like?").
+_ENUM_OF_UNITS = frozenset(("unit", "units", "format", "scale"))
+
+
 def unit_unsaid(text: str, name: str, schema: Mapping[str, Any]) -> Any | None:
     """The option a model sends for a required unit enum (``unit``: ``["metric", "imperial"]``) when the
     words say no unit and no system ("weather in Paris"): the schema's ``default`` when it is an option,
@@ -387,7 +393,7 @@ def unit_unsaid(text: str, name: str, schema: Mapping[str, Any]) -> Any | None:
     options = schema.get("enum")
     if not isinstance(options, list) or not options:
         return None
-    if not {"unit", "units"} & set(lexicon.identifier_words(name).lower().split()):
+    if not _ENUM_OF_UNITS & set(lexicon.identifier_words(name).lower().split()):
         return None
     if not all(isinstance(o, str) and (units.unit_named(o) or _SYSTEMS.fullmatch(o)) for o in options):
         return None  # a hospital's unit ("ICU"), a flat ("2B"), a storage unit's size: no measure
@@ -410,9 +416,7 @@ def refused_unit(text: str, name: str, value: Any) -> bool:
     """Whether ``value``, a unit taken for unit parameter ``name`` (an enum's option: ``"fahrenheit"``),
     is only said refused in ``text`` ("Weather in Paris. Not fahrenheit", "no fahrenheit"): no unit
     wanted, as for a plain-string unit (``unit_said``)."""
-    if not isinstance(value, str) or not {"unit", "units"} & set(
-        lexicon.identifier_words(name).lower().split()
-    ):
+    if not isinstance(value, str) or not _ENUM_OF_UNITS & set(lexicon.identifier_words(name).lower().split()):
         return False
     unit = units.unit_named(value)
     said = [

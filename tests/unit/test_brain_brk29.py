@@ -248,3 +248,48 @@ def test_a_duration_in_seconds_keeps_its_label() -> None:
 )
 def test_a_count_of_minutes_is_as_it_was(words: str, minutes: int) -> None:
     assert _calls(_said(words, (TIMER_MINUTES,))) == [("set_timer", {"minutes": minutes})]
+
+
+# Pipecat's and OpenAI's cookbook weather tool: a required ``format`` whose options are the temperature
+# units, "Infer this from the user's location". A model infers it (Fahrenheit in San Francisco); it asked
+# "Which format would you like: celsius or fahrenheit?".
+PIPECAT_WEATHER = _tool(
+    "get_current_weather",
+    "Get the current weather",
+    {
+        "location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
+        "format": {
+            "type": "string",
+            "enum": ["celsius", "fahrenheit"],
+            "description": "The temperature unit to use. Infer this from the user's location.",
+        },
+    },
+    ["location", "format"],
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "location", "unit"),
+    [
+        ("What's the weather in San Francisco?", "San Francisco", "fahrenheit"),
+        ("What's the weather like in Paris?", "Paris", "celsius"),
+        ("How hot is it in Austin in celsius?", "Austin", "celsius"),
+    ],
+)
+def test_a_unit_named_format_is_inferred_from_the_place(words: str, location: str, unit: str) -> None:
+    [(name, arguments)] = _calls(_said(words, (PIPECAT_WEATHER,)))
+    assert (name, arguments["format"], arguments["location"].split(",")[0]) == (
+        "get_current_weather",
+        unit,
+        location,
+    )
+
+
+def test_a_format_that_is_no_unit_is_still_asked() -> None:
+    export = _tool(
+        "export_report",
+        "Export the report.",
+        {"format": {"type": "string", "enum": ["pdf", "csv"]}},
+        ["format"],
+    )
+    assert _said("Export the report", (export,)).tool_calls == ()
