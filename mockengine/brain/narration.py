@@ -198,7 +198,7 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     verb = lexicon.identifier_words(call_name or "").split()[:1]
     # a calculation (convert_currency) answers like a lookup, its arguments the inputs, not the thing
     calculation = bool(verb) and verb[0] in _CALCULATIONS
-    lookup = bool(verb) and verb[0] in _LOOKUPS or calculation
+    lookup = bool(verb) and verb[0] in _LOOKUPS or calculation or _named_for_report(call_name or "")
     # a lookup's counts are what it found (get_login_stats → {"successful": 10, "failed": 3}), no batch of
     # its own that partly failed
     partial = None if lookup else partial_failure(_json(output))
@@ -267,7 +267,7 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     if heat is not None:  # get_weather → 21: "It's 21 degrees in Paris." ("The weather in Paris is 21.")
         return f"It's {heat}{where_said}{named}." if named else f"It's {heat}."
     if scalar is not None:  # a lookup answered with one value ("10:00", 21): that value is the answer
-        topic = "result" if calculation else " ".join(lexicon.identifier_words(call_name or "").split()[1:])
+        topic = "result" if calculation else " ".join(_reported(call_name or ""))
         return _one_value(topic, scalar, named, where_said)
     field = _one_field(data, named) if lookup else None
     if field is not None:  # {"time": "10:42"} from get_time(Tokyo): "It's 10:42 in Tokyo."
@@ -747,14 +747,36 @@ def _temperature(name: str, value: str, arguments: Any) -> str | None:
     if not fields.numeral(value):
         return None
     unit = fields.degrees_asked(arguments)
-    words = set(lexicon.identifier_words(name).lower().split()[1:])
-    if not (words & _HEAT or unit is not None):
+    words = {w.lower() for w in _reported(name)}
+    weather = set(lexicon.identifier_words(name).lower().split()) <= _WEATHER_NAMES  # current_conditions
+    if not (words & _HEAT or weather or unit is not None):
         return None
     return f"{value} {unit or 'degrees'}"
 
 
 # What a tool's name says it reports when it returns a temperature.
 _HEAT = frozenset(("weather", "temperature", "temp", "temperatures", "forecast"))
+# A lookup named for what it reports, with no verb: its first word says it is the present or the latest
+# (current_conditions, latest_news), or every word is the weather's (weather_now, forecast, conditions).
+_REPORTED_NOW = frozenset(("current", "latest", "live", "recent", "todays", "nearby"))
+_WEATHER_NAMES = _HEAT | frozenset(("conditions", "now", "today", "local", "current"))
+
+
+def _named_for_report(name: str) -> bool:
+    """Whether tool ``name`` is a lookup named for what it reports, with no verb (``current_conditions``,
+    ``weather_now``, ``forecast``): its output is the answer, as get_weather's is. It was read as an
+    action's ("Done: Berlin."), the weather dropped."""
+    words = lexicon.identifier_words(name).lower().split()
+    return bool(words) and (words[0] in _REPORTED_NOW or set(words) <= _WEATHER_NAMES)
+
+
+def _reported(name: str) -> list[str]:
+    """The words of what lookup ``name`` reports: its name without its verb (get_weather → weather), the
+    whole of a name with none (weather_now), without "current" (current_conditions → conditions)."""
+    words = lexicon.identifier_words(name).split()
+    if _named_for_report(name):
+        return [w for w in words if w.lower() not in _REPORTED_NOW] or words
+    return words[1:]
 
 
 def _one_value(words: str, value: Any, named: str | None, where: str) -> str:
@@ -781,7 +803,9 @@ def _one_value(words: str, value: Any, named: str | None, where: str) -> str:
     topic = set(head.lower().split())
     if not topic or topic & _SAID_AS_IT:
         return f"It's {said}{about}."
-    return f"The {head}{about} is {said}."
+    # "The conditions in Berlin are overcast." ("news" is one thing)
+    verb = "are" if fields.plural(head) and not head.lower().endswith("news") else "is"
+    return f"The {head}{about} {verb} {said}."
 
 
 # A field said as "It's …" ("It's 10:42", "It's 3 degrees Celsius"), not "The time is …".

@@ -101,6 +101,40 @@ def test_conditions_of_something_else_are_no_weather(tool: ToolSpec) -> None:
     assert _said("What's the weather in Berlin right now?", (tool,)).tool_calls == ()
 
 
+# A lookup named for what it reports, with no verb (current_conditions, weather_now, forecast), read its
+# output as "Done: Berlin." (an action's answer): the weather is said, as for get_weather.
+@pytest.mark.parametrize(
+    ("tool", "output", "said"),
+    [
+        (
+            CONDITIONS,
+            '{"temperature": 4, "conditions": "overcast"}',
+            "It's 4 degrees and overcast in Berlin.",
+        ),
+        (
+            WEATHER_NOW,
+            '{"temp_c": 4, "summary": "light rain"}',
+            "It's 4 degrees Celsius with light rain in Berlin.",
+        ),
+        (
+            _tool("forecast", "Weather forecast for a city.", {"city": STRING}, ["city"]),
+            '{"forecast": "sunny"}',
+            "The forecast in Berlin is sunny.",
+        ),
+        (
+            _tool("weather", "Weather for a city.", {"city": STRING}, ["city"]),
+            "12",
+            "It's 12 degrees in Berlin.",
+        ),
+        (CONDITIONS, '"overcast"', "The conditions in Berlin are overcast."),
+        (CONDITIONS, "4", "It's 4 degrees in Berlin."),
+    ],
+)
+def test_a_lookup_named_for_what_it_reports_says_it(tool: ToolSpec, output: str, said: str) -> None:
+    words = "What's it like in Berlin right now?"
+    assert _answered(words, tool.name, {"city": "Berlin"}, output, (tool,)).text == said
+
+
 def test_what_it_is_like_there_goes_to_the_weather_beside_other_lookups() -> None:
     hotels = _tool("search_hotels", "Search hotels in a city.", {"city": STRING}, ["city"])
     assert _calls(_said("What's it like in Berlin right now?", (hotels, CONDITIONS))) == [
