@@ -38,8 +38,9 @@ _EMAIL_WORDS = ("email", "e-mail", "mail")
 _PHONE_WORDS = frozenset(("phone", "mobile", "tel", "telephone", "cell", "cellphone"))
 _PHONE_FORMATS = ("phone", "tel", "phone-number", "telephone")
 # Seven to fifteen digits (E.164's most), with the separators people write: "555-123-4567",
-# "+1 (415) 555-0100", "07700 900123"; not a year, a price or a time.
-_PHONE = re.compile(r"(?<![\w+$£€.:/-])\+?\(?\d[\d\s().-]{5,20}\d(?![\w:])")
+# "+1 (415) 555-0100", "07700 900123"; not a year, a price or a time (a colon before more: "+1415…: hi"
+# ends a number, "10:30" is a time).
+_PHONE = re.compile(r"(?<![\w+$£€.:/-])\+?\(?\d[\d\s().-]{5,20}\d(?!\w|:(?!\s))")
 _URL_WORDS = ("url", "uri", "link", "website", "site", "homepage")
 
 
@@ -55,7 +56,16 @@ def kind_of(name: str, schema: Mapping[str, Any]) -> str | None:
     # a phone with a ``pattern`` is read as its pattern says ("^\\+?[0-9]{7,15}$": digits only, spoken too)
     if (fmt in _PHONE_FORMATS or _PHONE_WORDS & set(words)) and "pattern" not in schema:
         return "phone"
+    # send_sms(to: "Phone number"): a recipient its description says is a phone ("+1415…" lost its "+"
+    # read as a name)
+    described = {w.lower() for w in re.findall(r"[A-Za-z]+", str(schema.get("description") or ""))}
+    if last in _RECIPIENTS and _PHONE_WORDS & described and not described.intersection(_EMAIL_WORDS):
+        return "phone" if "pattern" not in schema else None
     return None
+
+
+# Names of a parameter that says who gets a message, not how it reaches them.
+_RECIPIENTS = frozenset(("to", "recipient", "recipients", "number"))
 
 
 def named_for_phone(name: str) -> bool:

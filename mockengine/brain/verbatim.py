@@ -26,14 +26,17 @@ _SAYING = re.compile(
     re.IGNORECASE,
 )
 # "Email bob@example.com the meeting moved", "text Ana I'm running late" (read as "send a message to Ana
-# …"): what follows a message verb and its recipient (an address, a capitalized name, him/her/them), with
-# no colon, is the message itself. After a word that says something else ("email Bob about …", "text Ana
-# and …", "message Ana at 5") it is no message.
+# …"), "text 415 555 0199 that I'm late", "send an SMS to +14155550199: dinner at 8": what follows a
+# message verb and its recipient (an address, a capitalized name, him/her/them, a phone number) is the
+# message itself. After a word that says something else ("email Bob about …", "text Ana and …", "message
+# Ana at 5") it is no message.
 DICTATED_AFTER_RECIPIENT = re.compile(
     r"^(?P<head>\W*(?i:(?:please\s+)?(?:can|could|would|will)?\s*(?:you\s+)?(?:please\s+)?)"
-    r"(?i:e-?mail|text|message|dm|whatsapp|send\s+(?:a|an)\s+(?:message|text|e-?mail)\s+to)\s+"
-    r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?i:him|her|them)|[A-Z][\w'-]*(?:\s+(?!I\b)[A-Z][\w'-]*)?))"
-    r"\s*,?\s+(?!(?i:and|to|about|at|on|with|for|or|but|if|when|in|re|regarding|saying|that\s+says|please"
+    r"(?i:e-?mail|text|message|dm|whatsapp|sms"
+    r"|send\s+(?:a|an)\s+(?:message|text(?:\s+message)?|e-?mail|sms)\s+to)\s+"
+    r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?i:him|her|them)|[A-Z][\w'-]*(?:\s+(?!I\b)[A-Z][\w'-]*)?"
+    r"|\+?\(?\d{2,4}\)?(?:[\s.-]?\d{2,4}){1,4}\b))"
+    r"\s*[,:]?\s+(?!(?i:and|to|about|at|on|with|for|or|but|if|when|in|re|regarding|saying|that\s+says|please"
     r"|tomorrow|today|tonight|later|now|asap|soon|again|back|a|an|my)\b)(?:(?i:that)\s+)?"
     r"(?P<text>\w.{0,199}?)\s*[.!]?$"
 )

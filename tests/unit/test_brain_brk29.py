@@ -327,3 +327,41 @@ def test_a_format_that_is_no_unit_is_still_asked() -> None:
         ["format"],
     )
     assert _said("Export the report", (export,)).tool_calls == ()
+
+
+# A text to a phone number said as digits: the message after it is the message (it was asked "What should
+# it say?", or filled ``message: "message"``), as after a name ("Text Ana that …").
+SMS_TO = _tool(
+    "send_sms",
+    "Send a text message.",
+    {"to": {"type": "string", "description": "Phone number"}, "message": STRING},
+    ["to", "message"],
+)
+SMS_PHONE = _tool(
+    "send_sms", "Send an SMS.", {"phone_number": STRING, "message": STRING}, ["phone_number", "message"]
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "number", "message"),
+    [
+        ("Text 415 555 0199 that I'm running 10 minutes late", "415 555 0199", "I'm running 10 minutes late"),
+        ("Text 415-555-0199 I'm outside", "415-555-0199", "I'm outside"),
+        ("Send an SMS to +14155550199: dinner at 8", "+14155550199", "dinner at 8"),
+    ],
+)
+@pytest.mark.parametrize("tool", [SMS_TO, SMS_PHONE], ids=["to", "phone_number"])
+def test_a_text_to_a_number_said(words: str, number: str, message: str, tool: ToolSpec) -> None:
+    to, text = list(tool.parameters["properties"])
+    assert _calls(_said(words, (tool,))) == [("send_sms", {to: number, text: message})]
+
+
+def test_a_text_to_a_name() -> None:
+    # a recipient said to be a phone number is asked for when a name is given (it was ``to: "Ana"``,
+    # no number); one that may be anyone takes the name, as before
+    plain = _tool("send_sms", "Send a text message.", {"to": STRING, "message": STRING}, ["to", "message"])
+    asked = _said("Text Ana that I'm running late", (SMS_TO,))
+    assert (asked.tool_calls, asked.text) == ((), "What's the phone number?")
+    assert _calls(_said("Text Ana that I'm running late", (plain,))) == [
+        ("send_sms", {"to": "Ana", "message": "I'm running late"})
+    ]
