@@ -84,7 +84,7 @@ def sentence(data: Mapping[str, Any], named: str | None, where: str) -> str | No
     unit = _unit_of(fields)
     temperature = next((f for f in fields if _kind(f[0]) == "temperature"), None)
     condition = next((f for f in fields if _kind(f[0]) == "condition"), None)
-    rest = [f for f in fields if f is not temperature and f is not condition and _kind(f[0]) != "unit"]
+    rest = [f for f in fields if f is not temperature and f is not condition and not _unit_field(*f)]
     about = f"{where}{named}" if named else ""
     clauses: list[str] = []
     if temperature is not None or condition is not None:
@@ -341,9 +341,21 @@ def is_temperature(words: str) -> bool:
 def _unit_of(fields: list[tuple[str, Any]]) -> str | None:
     """The unit a unit field gives a bare temperature ("celsius" → "degrees Celsius"), else None."""
     for words, value in fields:
-        if _kind(words) == "unit" and isinstance(value, str):
+        if _unit_field(words, value) and isinstance(value, str):
             return _DEGREES.get(value.strip().lower())
     return None
+
+
+def _unit_field(words: str, value: Any) -> bool:
+    """A field that says what unit a temperature is in: a unit field, or a ``format`` that holds a
+    temperature unit (Pipecat's get_current_weather returns the ``format`` it was asked for: it was read
+    back as "the format is fahrenheit")."""
+    if _kind(words) == "unit":
+        return True
+    return words in _FORMAT_FIELDS and isinstance(value, str) and value.strip().lower() in _DEGREES
+
+
+_FORMAT_FIELDS = frozenset(("format", "temperature format", "temp format"))
 
 
 def degrees(words: str, value: Any, unit: str | None) -> str:
@@ -369,7 +381,7 @@ def degrees_asked(arguments: Any) -> str | None:
         return None
     for key, value in arguments.items():
         words = set(lexicon.identifier_words(str(key)).lower().split())
-        if words & {"unit", "units", "scale"} and isinstance(value, str):
+        if words & {"unit", "units", "scale", "format"} and isinstance(value, str):
             found = _DEGREES.get(value.strip().lower())
             if found is not None:
                 return found

@@ -365,3 +365,36 @@ def test_a_text_to_a_name() -> None:
     assert _calls(_said("Text Ana that I'm running late", (plain,))) == [
         ("send_sms", {"to": "Ana", "message": "I'm running late"})
     ]
+
+
+# The Pipecat weather tool's output names its unit "format" as its argument does: said with the degrees
+# ("It's 61 degrees Fahrenheit and foggy"), not read back ("… and the format is fahrenheit").
+@pytest.mark.parametrize(
+    ("output", "said"),
+    [
+        (
+            '{"temperature": 61, "format": "fahrenheit", "description": "foggy"}',
+            "It's 61 degrees Fahrenheit and foggy in San Francisco.",
+        ),
+        (
+            '{"location": "San Francisco", "temperature": "61", "format": "fahrenheit", "forecast": "foggy"}',
+            "It's 61 degrees Fahrenheit in San Francisco and the forecast is foggy.",
+        ),
+        # as for a ``unit`` asked, a temperature with no unit in the output is said in degrees
+        ('{"temperature": 61, "description": "foggy"}', "It's 61 degrees and foggy in San Francisco."),
+        ('"61"', "It's 61 degrees Fahrenheit in San Francisco."),
+    ],
+)
+def test_a_unit_named_format_is_said_with_the_degrees(output: str, said: str) -> None:
+    arguments = {"location": "San Francisco", "format": "fahrenheit"}
+    reply = _answered(
+        "What's the weather in San Francisco?", "get_current_weather", arguments, output, (PIPECAT_WEATHER,)
+    )
+    assert reply.text == said
+
+
+def test_a_format_that_is_no_unit_is_read_as_a_field() -> None:
+    report = _tool("get_report", "Get a report.", {"name": STRING}, ["name"])
+    output = '{"title": "Q3 sales", "format": "pdf", "pages": 12}'
+    reply = _answered("Get the Q3 sales report", "get_report", {"name": "Q3 sales"}, output, (report,))
+    assert "pdf" in (reply.text or "")
