@@ -101,14 +101,25 @@ async def test_a_timer_in_seconds(engine) -> None:
     assert call == ("set_timer", {"duration_seconds": 600, "label": "pasta"})
 
 
-async def test_pipecats_weather_infers_its_format(engine) -> None:
+@pytest.mark.parametrize(
+    ("output", "said"),
+    [
+        ({"temperature": 61, "description": "foggy"}, "It's 61 degrees and foggy in San Francisco."),
+        # the format asked for, returned beside the temperature, was read back: "… and the format is
+        # fahrenheit."
+        (
+            {"temperature": 61, "format": "fahrenheit", "description": "foggy"},
+            "It's 61 degrees Fahrenheit and foggy in San Francisco.",
+        ),
+    ],
+)
+async def test_pipecats_weather_infers_its_format(engine, output: dict[str, Any], said: str) -> None:
     # was no call: "Which format would you like: celsius or fahrenheit?"
-    output = json.dumps({"temperature": 61, "description": "foggy"})
     call, text = await _call_and_answer(
-        engine, [PIPECAT_WEATHER], "What's the weather in San Francisco?", output
+        engine, [PIPECAT_WEATHER], "What's the weather in San Francisco?", json.dumps(output)
     )
     assert call == ("get_current_weather", {"location": "San Francisco", "format": "fahrenheit"})
-    assert text == "It's 61 degrees and foggy in San Francisco."
+    assert text == said
 
 
 async def test_a_text_to_a_number(engine) -> None:
