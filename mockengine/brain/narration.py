@@ -735,7 +735,11 @@ def with_when(said: str, when: str, call_arguments: str | None) -> str:
         return f"{said[:at]} {when}{said[at:]}"
     head = f"{when[0].upper()}{when[1:]}" + (f" in {place}" if place is not None else "")
     first = said.split(" ", 1)[0]
-    keep = first == "I" or first == place or (len(first) > 1 and first[1].isupper())
+    keep = (
+        first in ("I", "I've", "I'll", "I'm", "I'd")
+        or first == place
+        or (len(first) > 1 and first[1].isupper())
+    )
     return f"{head}: {said if keep else said[0].lower() + said[1:]}"
 
 

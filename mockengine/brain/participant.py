@@ -681,10 +681,13 @@ class ScriptedBrain:
         """A forecast's answer said with the time to come the user asked it for ("The forecast in Paris
         tomorrow is sunny.", "This week in Paris: light rain on Tuesday."), as a model says it; it was
         said without the day. Only of a tool that answers a time to come (``ahead``): a present-only
-        lookup's answer is not tomorrow's."""
+        lookup's answer is not tomorrow's, nor an action's confirmation (create_calendar_event {start}:
+        it was "Tomorrow: i've created the calendar event: …")."""
         tool = turn.tools.get(name)
         asked = _user_words_before(turn.request.history, call)
-        if tool is None or not asked or not (ahead.reaches_ahead(tool) or ahead.takes_a_day(tool)):
+        if tool is None or not asked:
+            return text
+        if not (ahead.reaches_ahead(tool) or (ahead.takes_a_day(tool) and intent.is_lookup(tool))):
             return text
         when = ahead.said(asked[-1], self._today())
         return narration.with_when(text, when.phrase, arguments) if when is not None else text

@@ -398,3 +398,43 @@ def test_a_format_that_is_no_unit_is_read_as_a_field() -> None:
     output = '{"title": "Q3 sales", "format": "pdf", "pages": 12}'
     reply = _answered("Get the Q3 sales report", "get_report", {"name": "Q3 sales"}, output, (report,))
     assert "pdf" in (reply.text or "")
+
+
+# An action that takes a day is no forecast: its confirmation was prefixed with the day asked and its "I"
+# lowered ("Tomorrow: i've created the calendar event: Design review.").
+EVENT = _tool(
+    "create_calendar_event",
+    "Create a calendar event.",
+    {
+        "title": STRING,
+        "start": {"type": "string", "format": "date-time"},
+        "duration_minutes": {"type": "integer"},
+    },
+    ["title", "start"],
+)
+
+
+def test_an_action_for_a_day_to_come_is_confirmed_as_done() -> None:
+    words = "Schedule a meeting called Design review tomorrow at 10 for 45 minutes"
+    arguments = {"title": "Design review", "start": "2026-12-08T10:00:00", "duration_minutes": 45}
+    reply = _answered(
+        words, "create_calendar_event", arguments, '{"id": "evt_1", "status": "created"}', (EVENT,)
+    )
+    assert reply.text == "I've created the calendar event: Design review."
+
+
+def test_a_lookup_for_a_day_to_come_still_says_the_day() -> None:
+    events = _tool(
+        "list_events",
+        "List the events in a city on a date.",
+        {"city": STRING, "date": {"type": "string", "format": "date"}},
+        ["city", "date"],
+    )
+    reply = _answered(
+        "What's on in Paris tomorrow?",
+        "list_events",
+        {"city": "Paris", "date": "2026-12-08"},
+        '{"events": ["Jazz night", "Food market"]}',
+        (events,),
+    )
+    assert "tomorrow" in (reply.text or "").lower()
