@@ -128,3 +128,24 @@ async def test_a_text_to_a_number(engine) -> None:
         engine, [SMS], "Text 415 555 0199 that I'm running 10 minutes late", '{"sent": true}'
     )
     assert call == ("send_sms", {"to": "415 555 0199", "message": "I'm running 10 minutes late"})
+
+
+EVENT = chat_tool(
+    "create_calendar_event",
+    "Create a calendar event.",
+    {
+        "title": STRING,
+        "start": {"type": "string", "format": "date-time"},
+        "duration_minutes": INTEGER,
+        "attendees": {"type": "array", "items": {"type": "string", "format": "email"}},
+    },
+    ["title", "start"],
+)
+
+
+async def test_an_event_for_tomorrow_is_confirmed_as_done(engine) -> None:
+    # was "Tomorrow: i've created the calendar event: Design review."
+    words = "Schedule a meeting called Design review tomorrow at 10 for 45 minutes with ana@example.com"
+    call, text = await _call_and_answer(engine, [EVENT], words, '{"id": "evt_1", "status": "created"}')
+    assert call[0] == "create_calendar_event" and call[1]["title"] == "Design review"
+    assert text == "I've created the calendar event: Design review."
