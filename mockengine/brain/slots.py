@@ -1066,12 +1066,22 @@ def _counted_one(inner: Filled, part: str, target: Mapping[str, Any]) -> None:
         and properties[n].get("type") == "integer"
         and set(lexicon.identifier_words(n).split()) & _COUNT_NAMES
     ]
-    if len(counts) != 1 or len(inner.missing) != 1 or not _ONE_BY_ARTICLE.search(part):
+    if len(counts) != 1 or len(inner.missing) != 1:
         return
-    if not any(isinstance(value, str) and value for value in inner.arguments.values()):
+    named = [value for value in inner.arguments.values() if isinstance(value, str) and value]
+    # the article before the thing the object took, wherever the sentence goes on ("a coffee to my
+    # cart": the cart's words followed it, and the coffee was dropped)
+    if not named or not (
+        _ONE_BY_ARTICLE.search(part) or any(_article_before(value).search(part) for value in named)
+    ):
         return
     inner.arguments[counts[0]] = 1
     inner.missing.remove(counts[0])
+
+
+def _article_before(value: str) -> re.Pattern[str]:
+    """ "a" or "an" before ``value``, with at most two words between ("a large iced coffee")."""
+    return re.compile(rf"(?:^|\s)(?:a|an)\s+(?:[\w'-]+\s+){{0,2}}?{re.escape(value)}\b", re.IGNORECASE)
 
 
 _COUNTED = re.compile(
