@@ -39,7 +39,11 @@ def _said(words: str, tools: tuple[ToolSpec, ...]) -> Reply:
 
 
 # 1. An array of objects: a thing said by its article is one of it, wherever the sentence goes on.
-ITEM = {"type": "object", "properties": {"name": STRING, "quantity": INTEGER}, "required": ["name", "quantity"]}
+ITEM = {
+    "type": "object",
+    "properties": {"name": STRING, "quantity": INTEGER},
+    "required": ["name", "quantity"],
+}
 CART = _tool(
     "add_to_cart", "Add items to the shopping cart.", {"items": {"type": "array", "items": ITEM}}, ["items"]
 )
@@ -75,3 +79,81 @@ def test_a_list_ending_with_its_article_is_unchanged() -> None:
     assert _calls(_said("Add two bagels and a coffee", (CART,))) == [
         ("add_to_cart", {"items": [{"name": "bagels", "quantity": 2}, {"name": "coffee", "quantity": 1}]})
     ]
+
+
+# 2. The kind of place said before its vague head ("a cheap Italian place") once the place filled
+# ``location``: a search's cuisine (optional or required), and the price by its word.
+PRICE_SIGNS = {"type": "string", "enum": ["$", "$$", "$$$", "$$$$"]}
+PRICE_WORDS = {"type": "string", "enum": ["cheap", "moderate", "expensive"]}
+
+
+def _restaurants(required: list[str], **more: object) -> ToolSpec:
+    properties = {"location": STRING, "cuisine": STRING, **more}
+    return _tool("search_restaurants", "Search for restaurants.", properties, required)
+
+
+@pytest.mark.parametrize(
+    ("words", "tool", "arguments"),
+    [
+        (
+            "Find a cheap Italian place in Soho",
+            _restaurants(["location"], price_range=PRICE_SIGNS),
+            {"location": "Soho", "cuisine": "Italian", "price_range": "$"},
+        ),
+        (
+            "Find a cheap Italian place in Soho",
+            _restaurants(["location"], price_range=PRICE_WORDS),
+            {"location": "Soho", "cuisine": "Italian", "price_range": "cheap"},
+        ),
+        (
+            "Find an Italian restaurant in Soho",
+            _restaurants(["location"]),
+            {"location": "Soho", "cuisine": "Italian"},
+        ),
+        ("Find Italian food in Soho", _restaurants(["location"]), {"location": "Soho", "cuisine": "Italian"}),
+        (
+            "Find an Italian restaurant in Soho",
+            _restaurants(["location", "cuisine"]),
+            {"location": "Soho", "cuisine": "Italian"},
+        ),
+        ("Find a Thai place in Soho", _restaurants([]), {"location": "Soho", "cuisine": "Thai"}),
+    ],
+)
+def test_the_kind_of_place_said_fills_its_cuisine(
+    words: str, tool: ToolSpec, arguments: dict[str, object]
+) -> None:
+    assert _calls(_said(words, (tool,))) == [("search_restaurants", arguments)]
+
+
+@pytest.mark.parametrize(
+    ("words", "tool", "arguments"),
+    [
+        # neighbouring behaviour: no kind said, none sent; a required cuisine declared alone is read as before
+        ("Find a restaurant in Soho", _restaurants(["location"]), {"location": "Soho"}),
+        (
+            "Find a cheap place in Soho",
+            _restaurants(["location"], price_range=PRICE_SIGNS),
+            {"location": "Soho", "price_range": "$"},
+        ),
+        (
+            "find a fancy french place",
+            _tool(
+                "find_restaurant",
+                "Find a restaurant",
+                {"cuisine": STRING, "price": {"type": "string", "enum": ["$", "$$", "$$$"]}},
+                ["cuisine", "price"],
+            ),
+            {"cuisine": "french", "price": "$$$"},
+        ),
+    ],
+)
+def test_no_kind_said_is_none_sent(words: str, tool: ToolSpec, arguments: dict[str, object]) -> None:
+    assert _calls(_said(words, (tool,))) == [(tool.name, arguments)]
+
+
+def test_a_nice_hotel_names_no_guest() -> None:
+    # an open required string that is no kind of the thing takes no adjective of it
+    hotel = _tool(
+        "book_hotel", "Book a hotel.", {"city": STRING, "guest_name": STRING}, ["city", "guest_name"]
+    )
+    assert _said("Book a nice hotel in Paris", (hotel,)).tool_calls == ()
