@@ -157,3 +157,44 @@ def test_a_nice_hotel_names_no_guest() -> None:
         "book_hotel", "Book a hotel.", {"city": STRING, "guest_name": STRING}, ["city", "guest_name"]
     )
     assert _said("Book a nice hotel in Paris", (hotel,)).tool_calls == ()
+
+
+# 3. A tool whose parameters sit in one object (``preferences: {language, notifications}``) is asked
+# for by them as by its own flat ones.
+LANGUAGE = {"type": "string", "enum": ["English", "Spanish", "French", "German"]}
+PREFERENCES = {"type": "object", "properties": {"language": LANGUAGE, "notifications": {"type": "boolean"}}}
+UPDATE_PREFERENCES = _tool(
+    "update_preferences", "Update the user's preferences.", {"preferences": PREFERENCES}, ["preferences"]
+)
+FLAT_PREFERENCES = _tool(
+    "update_preferences",
+    "Update the user's preferences.",
+    {"language": LANGUAGE, "notifications": {"type": "boolean"}},
+    [],
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "preferences"),
+    [
+        (
+            "Switch my language to Spanish and turn off notifications",
+            {"language": "Spanish", "notifications": False},
+        ),
+        ("Set my language to French", {"language": "French"}),
+        ("Change my language to Spanish", {"language": "Spanish"}),
+    ],
+)
+def test_parameters_inside_an_object_are_the_tools_own(words: str, preferences: dict[str, object]) -> None:
+    assert _calls(_said(words, (UPDATE_PREFERENCES,))) == [
+        ("update_preferences", {"preferences": preferences})
+    ]
+    assert _calls(_said(words, (FLAT_PREFERENCES,))) == [("update_preferences", preferences)]
+
+
+def test_an_objects_parameters_do_not_take_another_tools_request() -> None:
+    weather = _tool("get_weather", "Get the weather in a city.", {"city": STRING}, ["city"])
+    assert _calls(_said("What's the weather in Madrid?", (UPDATE_PREFERENCES, weather))) == [
+        ("get_weather", {"city": "Madrid"})
+    ]
+    assert _said("Tell me a joke", (UPDATE_PREFERENCES,)).tool_calls == ()
