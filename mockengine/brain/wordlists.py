@@ -352,6 +352,13 @@ PHRASES: tuple[tuple[str, str], ...] = (
         r"(?!(?:the|a|an|my|your|our|it|this|that|is|was|me|us|message|box)\b)(?=\w)",
         "send a message to ",
     ),
+    # … or for a number written with its area code in parentheses or its country's code ("text (415)
+    # 555-0199 that …", "text +44 7700 …"), which starts with no word (kept by the group: the pattern
+    # ends on a word's edge)
+    (
+        r"(?:(?<=^ )|(?<=, )|(?<=and ))(?:message|text|dm|whatsapp) (\(\d+|\+\d+)",
+        r"send a message to \1",
+    ),
     # "email Bob: the meeting moved" (read "email Bob saying …"): an email sent to the person named
     (
         r"(?:(?<=^ )|(?<=, )|(?<=and )|(?<=please ))e-?mail "

@@ -198,3 +198,35 @@ def test_an_objects_parameters_do_not_take_another_tools_request() -> None:
         ("get_weather", {"city": "Madrid"})
     ]
     assert _said("Tell me a joke", (UPDATE_PREFERENCES,)).tool_calls == ()
+
+
+# 5. A phone number written with its area code in parentheses is the number, as said, and no sum.
+SMS = _tool(
+    "send_sms",
+    "Send a text message.",
+    {"to": {"type": "string", "description": "Phone number"}, "message": STRING},
+    ["to", "message"],
+)
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["Text (415) 555-0199 that I'm running late", "Text (415)555-0199 that I'm running late"],
+)
+def test_a_number_with_its_area_code_in_parentheses_is_texted(words: str) -> None:
+    to = words.split(" that")[0].removeprefix("Text ")
+    assert _calls(_said(words, (SMS,))) == [("send_sms", {"to": to, "message": "I'm running late"})]
+
+
+@pytest.mark.parametrize(
+    ("words", "said"), [("what is 12 - 5", "12 - 5 is 7."), ("what's 555-199?", "555 - 199 is 356.")]
+)
+def test_a_sum_is_still_a_sum(words: str, said: str) -> None:
+    assert _said(words, ()).text.endswith(said)
+
+
+def test_a_number_with_its_country_code_is_texted() -> None:
+    words = "Text +44 7700 900123 that I'm running late"
+    assert _calls(_said(words, (SMS,))) == [
+        ("send_sms", {"to": "+44 7700 900123", "message": "I'm running late"})
+    ]
