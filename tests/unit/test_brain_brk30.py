@@ -230,3 +230,88 @@ def test_a_number_with_its_country_code_is_texted() -> None:
     assert _calls(_said(words, (SMS,))) == [
         ("send_sms", {"to": "+44 7700 900123", "message": "I'm running late"})
     ]
+
+
+# 4. What is said once the tool's output is in, as a model says it.
+def _answered(words: str, tool: ToolSpec, arguments: dict[str, object], output: str) -> str | None:
+    history = (
+        TurnView("u0", "user_text", words),
+        TurnView("c0", "function_call", json.dumps(arguments), name=tool.name, call_id="c0"),
+        TurnView("o0", "function_call_output", output, call_id="c0"),
+    )
+    return _reply(history, (tool,)).text
+
+
+DEPARTMENT = {"type": "string", "enum": ["sales", "billing", "support"]}
+TRANSFER = _tool(
+    "transfer_call", "Transfer the call to another department.", {"department": DEPARTMENT}, ["department"]
+)
+FLIGHT = _tool(
+    "book_flight",
+    "Book a flight.",
+    {"origin": STRING, "destination": STRING, "date": {"type": "string", "format": "date"}},
+    ["origin", "destination", "date"],
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "tool", "arguments", "output", "said"),
+    [
+        (
+            "Transfer me to billing",
+            TRANSFER,
+            {"department": "billing"},
+            '{"success": true}',
+            "I've transferred the call to billing.",
+        ),
+        (
+            "Forward the call to extension 204",
+            _tool("forward_call", "Forward the call to an extension.", {"extension": STRING}, ["extension"]),
+            {"extension": "204"},
+            '{"status": "ok"}',
+            "I've forwarded the call to 204.",
+        ),
+        (
+            "Book a flight from Boston to Denver",
+            FLIGHT,
+            {"origin": "Boston", "destination": "Denver", "date": "2026-12-14"},
+            '{"confirmation": "ABC123"}',
+            "I've booked the flight from Boston to Denver. The confirmation is ABC123.",
+        ),
+        (
+            "Send an SMS to 415 555 0199 saying I'm running late",
+            SMS,
+            {"to": "415 555 0199", "message": "I'm running late"},
+            '{"status": "sent"}',
+            "I've sent the text to 415 555 0199.",
+        ),
+    ],
+)
+def test_an_action_done_is_said_as_a_model_says_it(
+    words: str, tool: ToolSpec, arguments: dict[str, object], output: str, said: str
+) -> None:
+    assert _answered(words, tool, arguments, output) == said
+
+
+CONVERT = _tool(
+    "convert_currency",
+    "Convert an amount between currencies.",
+    {"amount": {"type": "number"}, "from_currency": STRING, "to_currency": STRING},
+    ["amount", "from_currency", "to_currency"],
+)
+
+
+@pytest.mark.parametrize(
+    ("output", "said"),
+    [
+        (
+            '{"amount": 100, "from": "USD", "to": "EUR", "result": 92.5, "rate": 0.925}',
+            "100 USD is 92.5 EUR.",
+        ),
+        ('{"converted_amount": 92.5, "rate": 0.925}', "100 USD is 92.5 EUR."),
+        ("92.5", "100 USD is 92.5 EUR."),
+    ],
+)
+def test_a_conversion_says_the_amount_in_both_currencies(output: str, said: str) -> None:
+    arguments = {"amount": 100, "from_currency": "USD", "to_currency": "EUR"}
+    assert _answered("Convert 100 dollars to euros", CONVERT, arguments, output) == said
