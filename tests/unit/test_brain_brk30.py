@@ -315,3 +315,22 @@ CONVERT = _tool(
 def test_a_conversion_says_the_amount_in_both_currencies(output: str, said: str) -> None:
     arguments = {"amount": 100, "from_currency": "USD", "to_currency": "EUR"}
     assert _answered("Convert 100 dollars to euros", CONVERT, arguments, output) == said
+
+
+@pytest.mark.parametrize(
+    ("words", "source", "target"),
+    [
+        ("How much is 100 USD in EUR?", "USD", "EUR"),
+        ("What's 100 GBP in dollars?", "GBP", "USD"),
+        ("How much is 100 dollars in euros?", "USD", "EUR"),
+    ],
+)
+def test_an_amount_asked_by_its_currency_code_is_converted(words: str, source: str, target: str) -> None:
+    # was no call: "You asked how much is 100 USD in EUR. I don't know that one, sorry."
+    assert _calls(_said(words, (CONVERT,))) == [
+        ("convert_currency", {"amount": 100, "from_currency": source, "to_currency": target})
+    ]
+
+
+def test_a_price_asked_is_still_no_conversion() -> None:
+    assert _said("How much is 100 USD in EUR?", ()).tool_calls == ()
