@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from mockengine.brain import addresses, cards, fields, implied, lexicon, names, order_placed, units
+from mockengine.brain import addresses, cards, fields, implied, lexicon, names, order_placed, places, units
 from mockengine.brain.failures import PartialFailure, failure_reason, partial_failure
 from mockengine.brain.output_data import fields_in_text, output_data
 from mockengine.brain.wordlists import DESTINATION_WORDS, DONE_COUNTS, READ_VERBS, STATE_LOOKUPS
@@ -246,6 +246,11 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
         return said
     arguments = _json(call_arguments or "")
     named = _display_name(data) or (None if calculation else _first_string(arguments))
+    if lookup and named is not None:
+        # "San Francisco, CA" sent as its description asks: a model says "in San Francisco" (the state of a
+        # well-known city adds nothing said; "Paris, TX" keeps it)
+        city, _, code = named.rpartition(", ")
+        named = city if city and places.known_us_city(city) == code else named
     state = _state(data)
     concept = lexicon.concept(verb[0]) if verb else ""
     where = f", in {state} view" if state else ""

@@ -67,8 +67,10 @@ from mockengine.brain.phrasing import (
 )
 from mockengine.brain.places import (
     US_STATE,
+    asks_state,
     is_proper_name,
     joined_name,
+    known_us_city,
     more_places,
     us_state_code,
     with_state_comma,
@@ -573,6 +575,12 @@ def _us_state_kept(work: _Work, filled: Filled, properties: Mapping[str, Any]) -
             continue
         found = re.search(rf"\b{re.escape(value)},?\s+(?P<state>{US_STATE})", work.said)
         code = us_state_code(found.group("state")) if found is not None else None
+        sub = properties.get(name)
+        description = str(sub.get("description", "")) if isinstance(sub, Mapping) else ""
+        if code is None and asks_state(description):
+            # "The city and state, e.g. San Francisco, CA": a well-known US city said alone is sent with its
+            # state, as a model writes it (it was "San Francisco")
+            code = known_us_city(value)
         if code is not None:
             filled.arguments[name] = f"{value}, {code}"
 

@@ -334,3 +334,48 @@ def test_an_amount_asked_by_its_currency_code_is_converted(words: str, source: s
 
 def test_a_price_asked_is_still_no_conversion() -> None:
     assert _said("How much is 100 USD in EUR?", ()).tool_calls == ()
+
+
+# 5b. A location its description asks as "city and state" ("e.g. San Francisco, CA") is sent with the
+# state of a well-known US city, as a model writes it; the reply names the city as a model says it.
+CITY_AND_STATE = {"type": "string", "description": "The city and state, e.g. San Francisco, CA"}
+COOKBOOK_WEATHER = _tool(
+    "get_current_weather", "Get the current weather", {"location": CITY_AND_STATE}, ["location"]
+)
+PLAIN_WEATHER = _tool(
+    "get_current_weather",
+    "Get the current weather",
+    {"location": {"type": "string", "description": "The city"}},
+    ["location"],
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "location"),
+    [
+        ("What's the weather in San Francisco?", "San Francisco, CA"),
+        ("What's the weather in Chicago?", "Chicago, IL"),
+        ("What's the weather in Austin, Texas?", "Austin, TX"),
+        # an ambiguous town, or one abroad, is sent as said
+        ("What's the weather in Springfield?", "Springfield"),
+        ("What's the weather in Paris?", "Paris"),
+    ],
+)
+def test_a_city_and_state_location_gets_the_state(words: str, location: str) -> None:
+    assert _calls(_said(words, (COOKBOOK_WEATHER,))) == [("get_current_weather", {"location": location})]
+
+
+def test_a_location_that_asks_no_state_is_sent_as_said() -> None:
+    assert _calls(_said("What's the weather in San Francisco?", (PLAIN_WEATHER,))) == [
+        ("get_current_weather", {"location": "San Francisco"})
+    ]
+
+
+def test_the_state_added_is_not_said_back() -> None:
+    said = _answered(
+        "What's the weather in San Francisco?",
+        COOKBOOK_WEATHER,
+        {"location": "San Francisco, CA"},
+        '{"temperature": 61, "description": "foggy"}',
+    )
+    assert said == "It's 61 degrees and foggy in San Francisco."
