@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 from mockengine.brain import addresses, cards, fields, implied, lexicon, names, order_placed, places, units
@@ -246,6 +247,15 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
         return said
     arguments = _json(call_arguments or "")
     named = _display_name(data) or (None if calculation else _first_string(arguments))
+    day = _spoken_day(named) if lookup and named is not None else None
+    if day is not None:
+        # check_availability {date: "2026-12-12"}: "Saturday, December 12 is available", not the ISO date;
+        # the date the output gives back is the one asked, no news ("the date for 2026-12-12 is …")
+        raw = _json(output)
+        echoed = {k for k, v in raw.items() if v == named} if isinstance(raw, Mapping) else set()
+        if isinstance(data, Mapping) and echoed and set(data) - echoed:
+            data = {k: v for k, v in data.items() if k not in echoed}
+        named = day
     if lookup and named is not None:
         # "San Francisco, CA" sent as its description asks: a model says "in San Francisco" (the state of a
         # well-known city adds nothing said; "Paris, TX" keeps it)
@@ -304,6 +314,21 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     if named is None:
         return f"Done{where}." if where else "Done."
     return f"Done: {named}{where}."
+
+
+def _spoken_day(value: str) -> str | None:
+    """An ISO date as a model says it: "2026-12-12" → "Saturday, December 12"; None for any other
+    string."""
+    if not _ISO_DATE.fullmatch(value.strip()):
+        return None
+    try:
+        day = date.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    return f"{day.strftime('%A')}, {day.strftime('%B')} {day.day}"
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _conversion(arguments: Any, data: Any) -> str | None:
@@ -801,6 +826,9 @@ def with_when(said: str, when: str, call_arguments: str | None) -> str:
     ("Tomorrow in Paris: sunny, 22 degrees."); as it is when it says the time already."""
     if not said or when.lower() in said.lower():
         return said
+    named = [w for w in when.lower().split() if w not in ("on", "at", "in", "for", "this", "next")]
+    if named and all(re.search(rf"\b{re.escape(w)}\b", said.lower()) for w in named):
+        return said  # "on Saturday" of "Saturday, December 12 is available": said already
     arguments = _json(call_arguments or "")
     place = next(
         (

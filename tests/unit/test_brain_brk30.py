@@ -379,3 +379,31 @@ def test_the_state_added_is_not_said_back() -> None:
         '{"temperature": 61, "description": "foggy"}',
     )
     assert said == "It's 61 degrees and foggy in San Francisco."
+
+
+# 4b. An availability lookup on a day: the day said as a model says it, not its ISO date read back.
+AVAILABILITY = _tool(
+    "check_availability",
+    "Check appointment availability for a date.",
+    {"date": {"type": "string", "format": "date"}},
+    ["date"],
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "output", "said"),
+    [
+        (
+            "Are there any openings on Saturday?",
+            '{"date": "2026-12-12", "available": true, "slots": ["10:00", "14:00"]}',
+            "Saturday, December 12 is available and there are 2 slots: 10:00 and 14:00.",
+        ),
+        (
+            "Is Saturday available?",
+            '{"available": true, "slots": ["10:00", "14:00"]}',
+            "Saturday, December 12 is available and there are 2 slots: 10:00 and 14:00.",
+        ),
+    ],
+)
+def test_an_availability_on_a_day_says_the_day(words: str, output: str, said: str) -> None:
+    assert _answered(words, AVAILABILITY, {"date": "2026-12-12"}, output) == said
