@@ -41,8 +41,11 @@ _OPERATORS: dict[str, Callable[[int, int], Any]] = {
 # Whole numbers only: digits inside a longer run (a base64 blob's "...U6x1F...", "3.5 x 2") are no sum, and
 # nor is a link of a chain of numbers joined by "-" or "/": a date ("2026-12-20" was answered "2026 - 12 is
 # 2014."), a phone number ("555-123-4567").
+# Not a phone number's local part after its area code in parentheses ("(415) 555-0199" is no sum: it
+# was answered "555 - 0199 is 356." and the text to it never sent).
 _ARITHMETIC = re.compile(
-    r"(?<!\w)(?<!\d\.)(?<!\d[-/])(\d{1,6})\s*(plus|\+|minus|-|times|x|\*|multiplied by)\s*(\d{1,6})"
+    r"(?<!\w)(?<!\d\.)(?<!\d[-/])(?<!\))(?<!\)\s)"
+    r"(\d{1,6})\s*(plus|\+|minus|-|times|x|\*|multiplied by)\s*(\d{1,6})"
     r"(?!\w|\.\d|[-/]\d)",
     re.IGNORECASE,
 )

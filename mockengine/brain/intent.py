@@ -907,10 +907,7 @@ def _vocabulary(key: str) -> _Vocabulary:
     texts = [description or ""]
     properties = schema_values.properties_of(parameters)
     kinds, enums = set(), set()
-    needed = schema_values.required_of(parameters)
-    for parameter, schema in (properties or {}).items():
-        # what a tool needs says what it is about more than an optional detail does
-        weight = PARAMETER_WEIGHT if parameter in needed else OPTIONAL_WEIGHT
+    for parameter, schema, weight in _declared_parameters(parameters):
         _add(weights, _concepts(lexicon.identifier_words(parameter)), weight)
         if isinstance(schema, Mapping):
             kinds |= {kinds_of.kind_of(parameter, schema), *scalars.units_of(parameter, schema)}
@@ -980,6 +977,24 @@ def _vocabulary(key: str) -> _Vocabulary:
         acted_on,
         handled is not None,
     )
+
+
+def _declared_parameters(parameters: Any) -> list[tuple[str, Any, float]]:
+    """Each parameter a tool declares, with its schema and weight: what a tool needs says what it is about
+    more than an optional detail does. The parameters inside an object parameter (LiveKit's and Pipecat's
+    ``preferences: {language, notifications}``) are the tool's own too, as optional details: "switch my
+    language to Spanish" asks update_preferences for it as it asks a flat one (it called nothing)."""
+    properties = schema_values.properties_of(parameters) or {}
+    needed = schema_values.required_of(parameters)
+    declared: list[tuple[str, Any, float]] = []
+    for parameter, schema in properties.items():
+        declared.append((parameter, schema, PARAMETER_WEIGHT if parameter in needed else OPTIONAL_WEIGHT))
+    for schema in properties.values():
+        inner = schema_values.object_target(schema, parameters)
+        if inner is None or schema_values.properties_of(inner).keys() & properties.keys():
+            continue
+        declared += [(n, s, OPTIONAL_WEIGHT) for n, s in schema_values.properties_of(inner).items()]
+    return declared
 
 
 _GET = lexicon.concept("get")

@@ -7,9 +7,10 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
-from mockengine.brain import addresses, cards, fields, implied, lexicon, names, order_placed, units
+from mockengine.brain import addresses, cards, fields, implied, lexicon, names, order_placed, places, units
 from mockengine.brain.failures import PartialFailure, failure_reason, partial_failure
 from mockengine.brain.output_data import fields_in_text, output_data
 from mockengine.brain.wordlists import DESTINATION_WORDS, DONE_COUNTS, READ_VERBS, STATE_LOOKUPS
@@ -147,6 +148,9 @@ _VERBS = frozenset(
         "invite",
         "publish",
         "archive",
+        # a call handed on (LiveKit's and Pipecat's transfer_call): "Done: billing." was said of it
+        "transfer",
+        "forward",
     ]
 )
 
@@ -183,6 +187,7 @@ _DOUBLED = frozenset(
         "zip",
         "tag",
         "plug",
+        "transfer",
     ]
 )
 
@@ -220,6 +225,9 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
         # cable.", not "Done: usb cable."
         looked_up = lexicon.identifier_words(call_name or "").split()[1:]
         data = {" ".join(looked_up) if looked_up and fields.plural(looked_up[-1]) else "results": data}
+    converted = _conversion(_json(call_arguments or ""), data) if calculation else None
+    if converted is not None:  # convert_currency → 92.5: "100 USD is 92.5 EUR.", not its fields read back
+        return converted
     if isinstance(data, Mapping):  # {"value": 18, "unit": "C"} is "18 degrees Celsius", 0.82 humidity 82 %
         data = fields.readable(data)
     if not lookup:  # an order placed: "I've placed your order for 3 burgers to 12 Main Street."
@@ -239,6 +247,20 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
         return said
     arguments = _json(call_arguments or "")
     named = _display_name(data) or (None if calculation else _first_string(arguments))
+    day = _spoken_day(named) if lookup and named is not None else None
+    if day is not None:
+        # check_availability {date: "2026-12-12"}: "Saturday, December 12 is available", not the ISO date;
+        # the date the output gives back is the one asked, no news ("the date for 2026-12-12 is …")
+        raw = _json(output)
+        echoed = {k for k, v in raw.items() if v == named} if isinstance(raw, Mapping) else set()
+        if isinstance(data, Mapping) and echoed and set(data) - echoed:
+            data = {k: v for k, v in data.items() if k not in echoed}
+        named = day
+    if lookup and named is not None:
+        # "San Francisco, CA" sent as its description asks: a model says "in San Francisco" (the state of a
+        # well-known city adds nothing said; "Paris, TX" keeps it)
+        city, _, code = named.rpartition(", ")
+        named = city if city and places.known_us_city(city) == code else named
     state = _state(data)
     concept = lexicon.concept(verb[0]) if verb else ""
     where = f", in {state} view" if state else ""
@@ -294,6 +316,66 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     return f"Done: {named}{where}."
 
 
+def _spoken_day(value: str) -> str | None:
+    """An ISO date as a model says it: "2026-12-12" → "Saturday, December 12"; None for any other
+    string."""
+    if not _ISO_DATE.fullmatch(value.strip()):
+        return None
+    try:
+        day = date.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    return f"{day.strftime('%A')}, {day.strftime('%B')} {day.day}"
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _conversion(arguments: Any, data: Any) -> str | None:
+    """A conversion's answer from its arguments and output: ``{amount: 100, from_currency: "USD",
+    to_currency: "EUR"}`` and ``92.5`` (or ``{"result": 92.5, "rate": 0.925}``, ``{"converted_amount":
+    92.5}``) → "100 USD is 92.5 EUR.", as a model says it (the output's fields were read back, "the from
+    is USD, the to is EUR …"). None unless the arguments give an amount, a unit from and a unit to and
+    the output one number for the result."""
+    if not isinstance(arguments, Mapping):
+        return None
+    amount = next((v for v in arguments.values() if _is_number(v)), None)
+    ends: dict[str, str] = {}
+    for key, value in arguments.items():
+        words = set(lexicon.identifier_words(str(key)).split())
+        for end, named in (("from", _CONVERTED_FROM), ("to", _CONVERTED_TO)):
+            if isinstance(value, str) and value.strip() and words & named and end not in ends:
+                ends[end] = value.strip()
+    if isinstance(data, Mapping):
+        found = [
+            v
+            for k, v in data.items()
+            if _is_number(v) and set(lexicon.identifier_words(str(k)).split()) & _CONVERTED_RESULTS
+        ]
+        data = found[0] if len(found) == 1 else None
+    elif isinstance(data, str):
+        data = _json(data.strip())
+    if amount is None or len(ends) != 2 or not _is_number(data):
+        return None
+    return f"{_amount(amount)} {ends['from']} is {_amount(data)} {ends['to']}."
+
+
+_CONVERTED_FROM = frozenset(("from", "source", "base"))
+_CONVERTED_TO = frozenset(("to", "target", "into", "quote"))
+_CONVERTED_RESULTS = frozenset(("result", "converted", "total", "value", "output", "conversion"))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _amount(value: float) -> str:
+    """A number as said: 100 → "100", 92.5 → "92.5", 92.456 → "92.46" (to the cent)."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
 def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     """What a model says after an action went through, from the tool's verb, what it acts on and the
     output's state and confirmation: book_table {name: Smith} → {"status": "confirmed", "confirmation":
@@ -317,6 +399,7 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
         return _done_to(verb, rest[0], rest[1:], arguments, data)
     particle = rest.pop(0) if rest and rest[0] in _PARTICLES else ""
     # go_back, log_out: the verb and its particle act on nothing ("I've gone back", not "gone it back")
+    rest = [_SAID_AS.get(word, word) for word in rest]  # send_sms: "the text", not "the sms"
     thing = f"the {' '.join(rest)}" if rest else "" if particle and verb in _INTRANSITIVE else "it"
     number = _number_of_thing(rest[-1], data, arguments) if rest else None
     if number is not None:  # {"table": 12} after book_table: "I've booked table 12", which one it is
@@ -376,13 +459,18 @@ def _done_to(verb: str, preposition: str, target: list[str], arguments: Any, dat
     )
     where = named or (f"the {noun}" if noun else "")
     thing = next(
-        (v for k, v in strings if v != named and _is_thing(k) and not k.lower().endswith("id")), "it"
+        (v for k, v in strings if v != named and _is_thing(k) and not k.lower().endswith("id")),
+        "you" if verb in _HANDING else "it",  # transfer_to_department: the caller is put through
     )
     sentence = f"I've {_past(verb)} {thing} {preposition} {where}".strip() + "."
     code = _confirmation(data)
     return f"{sentence} The confirmation is {code}." if code else sentence
 
 
+# A tool name's word as a model says it: "I've sent the text", not "the sms".
+_SAID_AS = {"sms": "text", "mms": "text", "msg": "message", "dm": "message", "txt": "text"}
+# Verbs that hand a call (or the caller) on: their argument is where it goes ("to billing").
+_HANDING = frozenset(("transfer", "forward", "connect", "route", "escalate"))
 # A tool name's preposition after its verb: where the action puts or takes its thing.
 _TARGET_PREPOSITIONS = frozenset(("to", "into", "onto", "from"))
 _PARTICLES = frozenset(("on", "off", "up", "down", "out", "in", "over", "back"))
@@ -405,6 +493,11 @@ def _detail(verb: str, arguments: Any, data: Any) -> str:
     address = _postal_address(strings)
     if address is not None:  # "to 12 Oak Street, Springfield 62704", not "in Springfield"
         return f" to {address}"
+    route = _route(strings)
+    if route is not None:  # book_flight {origin, destination}: "from Boston to Denver", not "in Boston"
+        return route
+    if verb in _HANDING and strings:  # transfer_call {department: billing}: "to billing"
+        return f" to {strings[0][1]}"
     for key, value in strings:
         key_words = set(lexicon.identifier_words(key).split())
         if "number" in key_words and key_words - _TO - {"phone", "mobile", "cell"}:
@@ -423,6 +516,20 @@ def _detail(verb: str, arguments: Any, data: Any) -> str:
     title = next((titled[k] for k in ("title", "name", "label") if isinstance(titled.get(k), str)), None)
     thing = title or next((v for k, v in strings if _is_thing(k) and not k.lower().endswith("id")), None)
     return f": {thing}" if thing else ""
+
+
+def _route(strings: list[tuple[str, str]]) -> str | None:
+    """ " from Boston to Denver" when the arguments name where a trip starts (``origin``, ``from``,
+    ``departure_city``) and where it goes (``destination``); None otherwise."""
+    start = end = None
+    for key, value in strings:
+        words = lexicon.identifier_words(key).split()
+        # a bare ``from`` / ``to`` may be a message's sender and recipient: no route
+        if start is None and set(words) & _ORIGINS and words != ["from"]:
+            start = value
+        elif end is None and (set(words) & DESTINATION_WORDS or words[:1] == ["to"] and len(words) > 1):
+            end = value
+    return f" from {start} to {end}" if start is not None and end is not None else None
 
 
 def _thing_named(strings: list[tuple[str, str]], venue_key: str) -> bool:
@@ -719,6 +826,9 @@ def with_when(said: str, when: str, call_arguments: str | None) -> str:
     ("Tomorrow in Paris: sunny, 22 degrees."); as it is when it says the time already."""
     if not said or when.lower() in said.lower():
         return said
+    named = [w for w in when.lower().split() if w not in ("on", "at", "in", "for", "this", "next")]
+    if named and all(re.search(rf"\b{re.escape(w)}\b", said.lower()) for w in named):
+        return said  # "on Saturday" of "Saturday, December 12 is available": said already
     arguments = _json(call_arguments or "")
     place = next(
         (

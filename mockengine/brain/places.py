@@ -74,6 +74,53 @@ _JOINED = frozenset(
 )
 
 
+# Well-known US cities and their states' postal codes: one city of the name a model means without asking
+# (no Springfield, Portland or Washington, which are several).
+US_CITY_STATES = {
+    "new york": "NY",
+    "new york city": "NY",
+    "boston": "MA",
+    "chicago": "IL",
+    "austin": "TX",
+    "dallas": "TX",
+    "houston": "TX",
+    "san antonio": "TX",
+    "denver": "CO",
+    "los angeles": "CA",
+    "san francisco": "CA",
+    "san diego": "CA",
+    "san jose": "CA",
+    "seattle": "WA",
+    "las vegas": "NV",
+    "miami": "FL",
+    "orlando": "FL",
+    "atlanta": "GA",
+    "phoenix": "AZ",
+    "philadelphia": "PA",
+    "pittsburgh": "PA",
+    "detroit": "MI",
+    "minneapolis": "MN",
+    "nashville": "TN",
+    "new orleans": "LA",
+    "honolulu": "HI",
+    "salt lake city": "UT",
+}
+# A description that asks for the state beside the city: "The city and state, e.g. San Francisco, CA".
+_ASKS_STATE = re.compile(r"\b(?i:city\s*(?:and|,|/)\s*state)\b|\b[A-Z][a-z]+(?: [A-Z][a-z]+)*, [A-Z]{2}\b")
+
+
+def asks_state(description: str) -> bool:
+    """Whether a place parameter's ``description`` asks the US state with the city ("The city and state,
+    e.g. San Francisco, CA", OpenAI's and Pipecat's weather tool)."""
+    return _ASKS_STATE.search(description) is not None
+
+
+def known_us_city(text: str) -> str | None:
+    """The state's postal code of a well-known US city named by ``text`` ("San Francisco" → "CA");
+    None for any other, or one of several of the name."""
+    return US_CITY_STATES.get(" ".join(text.lower().split()))
+
+
 def us_state_code(text: str) -> str | None:
     """The postal code of the US state ``text`` names ("Texas" → "TX", "TX" → "TX"); None for none."""
     key = " ".join(text.split())

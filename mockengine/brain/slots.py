@@ -67,8 +67,10 @@ from mockengine.brain.phrasing import (
 )
 from mockengine.brain.places import (
     US_STATE,
+    asks_state,
     is_proper_name,
     joined_name,
+    known_us_city,
     more_places,
     us_state_code,
     with_state_comma,
@@ -573,6 +575,12 @@ def _us_state_kept(work: _Work, filled: Filled, properties: Mapping[str, Any]) -
             continue
         found = re.search(rf"\b{re.escape(value)},?\s+(?P<state>{US_STATE})", work.said)
         code = us_state_code(found.group("state")) if found is not None else None
+        sub = properties.get(name)
+        description = str(sub.get("description", "")) if isinstance(sub, Mapping) else ""
+        if code is None and asks_state(description):
+            # "The city and state, e.g. San Francisco, CA": a well-known US city said alone is sent with its
+            # state, as a model writes it (it was "San Francisco")
+            code = known_us_city(value)
         if code is not None:
             filled.arguments[name] = f"{value}, {code}"
 
@@ -1066,12 +1074,22 @@ def _counted_one(inner: Filled, part: str, target: Mapping[str, Any]) -> None:
         and properties[n].get("type") == "integer"
         and set(lexicon.identifier_words(n).split()) & _COUNT_NAMES
     ]
-    if len(counts) != 1 or len(inner.missing) != 1 or not _ONE_BY_ARTICLE.search(part):
+    if len(counts) != 1 or len(inner.missing) != 1:
         return
-    if not any(isinstance(value, str) and value for value in inner.arguments.values()):
+    named = [value for value in inner.arguments.values() if isinstance(value, str) and value]
+    # the article before the thing the object took, wherever the sentence goes on ("a coffee to my
+    # cart": the cart's words followed it, and the coffee was dropped)
+    if not named or not (
+        _ONE_BY_ARTICLE.search(part) or any(_article_before(value).search(part) for value in named)
+    ):
         return
     inner.arguments[counts[0]] = 1
     inner.missing.remove(counts[0])
+
+
+def _article_before(value: str) -> re.Pattern[str]:
+    """ "a" or "an" before ``value``, with at most two words between ("a large iced coffee")."""
+    return re.compile(rf"(?:^|\s)(?:a|an)\s+(?:[\w'-]+\s+){{0,2}}?{re.escape(value)}\b", re.IGNORECASE)
 
 
 _COUNTED = re.compile(
@@ -1686,6 +1704,7 @@ def _fill_strings(work: _Work, filled: Filled, todo: _Strings) -> None:
         primary = next((n for n in todo.required if n in todo.names and n not in filled.arguments), primary)
     if primary in filled.arguments and spans.fits(primary, ONE_PLACE):
         _thing_left(segments, filled, todo)  # "in California, … the return policy on boots"
+        _kind_of_thing(segments, filled, todo)  # "a cheap Italian place in Soho": cuisine "Italian"
     # The main thing was said verbatim ("a note saying buy bread"): an optional parameter gets only
     # a phrase meant for it, not what is left of the object.
     if primary in filled.arguments or (todo.verbatim and primary not in todo.required):
@@ -1756,6 +1775,50 @@ _THING_TOLD_BEFORE = re.compile(
     r"(?:it|that|this)\b",
     re.IGNORECASE,
 )
+
+
+# Parameters that take what kind a thing is ("cuisine", "genre", "category"), which the words before a
+# search's thing tell ("an Italian restaurant", "a Thai place", "sci-fi movies").
+_KIND_NAMES = frozenset(
+    ("cuisine", "genre", "category", "kind", "type", "style", "flavor", "flavour", "theme")
+)
+# The heads a kind is said with, which are no part of it ("Italian food" → "Italian").
+_KIND_HEADS = frozenset(("food", "foods", "cuisine", "dish", "dishes", "restaurant", "restaurants", "place"))
+_KIND_HEADS |= frozenset(("places", "spot", "spots", "joint", "joints", "one", "ones"))
+# What a thing is like, said before its kind, which is no kind ("a cheap Italian place", "a good Thai one").
+_LIKE = frozenset(("good", "nice", "great", "best", "decent", "cheap", "cheapest", "affordable", "budget"))
+_LIKE |= frozenset(("expensive", "pricey", "fancy", "upscale", "posh", "popular", "top", "local", "new"))
+
+
+def _kind_of_thing(segments: list[tuple[str, str]], filled: Filled, todo: _Strings) -> None:
+    """The kind of thing said as the request's object once a place filled the main parameter ("Find a
+    cheap Italian place in Soho" → ``location: "Soho"``): a parameter named for a kind (``cuisine``,
+    ``genre``, ``category``; required or optional) left open takes it ("Italian"), without the words of
+    what the thing is like and the head it is said with, as a model fills it (it was left out)."""
+    if not segments or segments[0][0]:
+        return
+    phrase = bare(segments[0][1])
+    if not phrase or only_own_words(phrase, todo.cues) or phrase.lower() in lexicon.PRONOUNS:
+        return
+    target = next(
+        (
+            n
+            for n in [*todo.required, *todo.names]
+            if n in todo.names
+            and n not in filled.arguments
+            and set(lexicon.identifier_words(n).lower().split()) & _KIND_NAMES
+        ),
+        None,
+    )
+    words = phrase.split()
+    while words and words[0].lower() in _LIKE:
+        words = words[1:]
+    while len(words) > 1 and words[-1].lower() in _KIND_HEADS:
+        words = words[:-1]
+    value = " ".join(words)
+    if target is None or not value or value.lower() in _KIND_HEADS or verbatim.vague(value):
+        return
+    filled.arguments[target], filled.sources[target] = value, phrase
 
 
 def _thing_left(segments: list[tuple[str, str]], filled: Filled, todo: _Strings) -> None:

@@ -317,11 +317,13 @@ PHRASES: tuple[tuple[str, str], ...] = (
         r"how much (?:does|do|did|would|will) (?!(?:it|that|this|everything|all)\b)(.+?) cost\b",
         r"price of \1",
     ),
-    # an amount of money asked in another currency converts it: "how much is 20 pounds in yen?"
+    # an amount of money asked in another currency converts it: "how much is 20 pounds in yen?", "how
+    # much is 100 USD in EUR?" (by its ISO 4217 code, as written in a chat)
     (
         r"(?:how much (?:is|are|would be)|what(?: is|'s| are| would be)) "
         r"(?=(?:\S+ ){1,3}?(?:dollars?|bucks|euros?|pounds?|quid|yen|yuan|francs?|rupees?|pesos?|won|"
-        r"rand|zloty|lira|kron(?:a|or|e|er)) (?:in|into|to) \w)",
+        r"rand|zloty|lira|kron(?:a|or|e|er)|usd|eur|gbp|jpy|cad|aud|chf|cny|inr|mxn|sek|nok|dkk) "
+        r"(?:in|into|to) \w)",
         "convert ",
     ),
     (r"how much (?:is|are|'s) (?=(?:a|an|the|one|two|three|four|\d+) \w)", "price of "),
@@ -351,6 +353,13 @@ PHRASES: tuple[tuple[str, str], ...] = (
         r"(?:(?<=^ )|(?<=, )|(?<=and ))(?:message|text|dm|whatsapp) "
         r"(?!(?:the|a|an|my|your|our|it|this|that|is|was|me|us|message|box)\b)(?=\w)",
         "send a message to ",
+    ),
+    # … or for a number written with its area code in parentheses or its country's code ("text (415)
+    # 555-0199 that …", "text +44 7700 …"), which starts with no word (kept by the group: the pattern
+    # ends on a word's edge)
+    (
+        r"(?:(?<=^ )|(?<=, )|(?<=and ))(?:message|text|dm|whatsapp) (\(\d+|\+\d+)",
+        r"send a message to \1",
     ),
     # "email Bob: the meeting moved" (read "email Bob saying …"): an email sent to the person named
     (

@@ -118,7 +118,8 @@ async def test_pipecats_weather_infers_its_format(engine, output: dict[str, Any]
     call, text = await _call_and_answer(
         engine, [PIPECAT_WEATHER], "What's the weather in San Francisco?", json.dumps(output)
     )
-    assert call == ("get_current_weather", {"location": "San Francisco", "format": "fahrenheit"})
+    # brk30: the city and state its description asks for (was "San Francisco")
+    assert call == ("get_current_weather", {"location": "San Francisco, CA", "format": "fahrenheit"})
     assert text == said
 
 

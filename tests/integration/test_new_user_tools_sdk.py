@@ -109,4 +109,4 @@ async def test_a_new_users_own_tools_are_called_and_grounded(engine) -> None:
         [call] = [o for o in converted["output"] if o["type"] == "function_call"]
         output = {"type": "function_call_output", "call_id": call["call_id"], "output": '{"result": 270.0}'}
         await connection.conversation.item.create(item=output)  # type: ignore[arg-type]
-        assert text_of(await respond(connection)) == "The result is 270."
+        assert text_of(await respond(connection)) == "250 EUR is 270 USD."  # brk30: both currencies said

@@ -84,9 +84,10 @@ def test_a_date_parameter_is_known_by_its_description_or_name(
 @pytest.mark.parametrize(
     ("output", "said"),
     [
-        ('{"result": 270.0}', "The result is 270."),
+        # brk30: the amount in both currencies, as a model says a conversion (was "The result is 270.")
+        ('{"result": 270.0}', "250 EUR is 270 USD."),
         ("270.00 USD", "The result is 270.00 USD."),
-        ('{"converted_amount": 270.5}', "The converted amount is 270.5."),
+        ('{"converted_amount": 270.5}', "250 EUR is 270.5 USD."),
     ],
 )
 def test_a_calculation_says_its_result(output: str, said: str) -> None:

@@ -29,7 +29,7 @@ def test_an_order_number_is_no_recipient() -> None:
     assert said == "I've sent the receipt."
     # a phone number still is: "to 555 0100"
     sent = grounding(json.dumps({"ok": True}), "send_sms", json.dumps({"phone_number": "555 0100"}))
-    assert sent == "I've sent the sms to 555 0100."
+    assert sent == "I've sent the text to 555 0100."  # brk30: a text, not "the sms"
 
 
 def test_a_new_id_in_the_output_is_read_back() -> None:
