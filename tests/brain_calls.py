@@ -13,6 +13,8 @@ import jsonschema
 from mockengine.brain import Reply, ReplyRequest, ScriptedBrain, ToolSpec, TurnView, load_scenario
 
 TODAY = date(2026, 12, 4)
+# A Monday: the brk tests' today, so "this week", "on Friday" and "in 3 days" count from a known day.
+MONDAY = date(2026, 12, 7)
 
 
 def calls(tools: list[ToolSpec], text: str) -> list[tuple[str, Any]] | str:
@@ -100,3 +102,36 @@ WEATHER_LOCATION_UNIT = tool(
     {"location": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
 )
 WEATHER_CITY = tool("get_weather", "Get the current weather", {"city": {"type": "string"}})
+
+
+def reply_to(history: tuple[TurnView, ...], tools: tuple[ToolSpec, ...], today: date = TODAY) -> Reply:
+    """The reply to a conversation ``history`` with ``tools`` declared (default scenario, seed 3)."""
+    request = ReplyRequest("", tools, "auto", ("text",), history, 0)
+    return ScriptedBrain(load_scenario(None), 3, today=today).reply(request)
+
+
+def calls_made(reply: Reply) -> list[tuple[str | None, dict[str, Any]]]:
+    """``reply``'s calls as (name, arguments)."""
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
+
+
+def said(words: str, tools: tuple[ToolSpec, ...], today: date = TODAY) -> Reply:
+    """The reply to one user message ``words``."""
+    return reply_to((TurnView("u1", "user_text", words),), tools, today)
+
+
+def answered(
+    words: str,
+    name: str,
+    arguments: dict[str, Any],
+    output: str,
+    tools: tuple[ToolSpec, ...],
+    today: date = TODAY,
+) -> Reply:
+    """The reply once the call ``name(arguments)`` that ``words`` asked for has its ``output``."""
+    history = (
+        TurnView("u0", "user_text", words),
+        TurnView("c0", "function_call", json.dumps(arguments), name=name, call_id="c0"),
+        TurnView("o0", "function_call_output", output, call_id="c0"),
+    )
+    return reply_to(history, tools, today)

@@ -228,3 +228,20 @@ def structured_answer(said: str, schema: dict[str, Any], reply: str = "You said 
         response_schema=schema,
     )
     return json.loads(structured_text(reply, request, 0, said=said))
+
+
+async def call_and_answer(
+    engine: Any, tools: list[dict[str, Any]], words: str, output: str
+) -> tuple[tuple[str, Any], str | None]:
+    """Over Chat Completions with the ``openai`` SDK: the one call the engine (``engine()`` starts it)
+    makes for ``words``, as (name, arguments), and what it says once the call's ``output`` is in."""
+    client = chat_client(await engine())
+    messages: list[Any] = [{"role": "user", "content": words}]
+    first = await client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=tools)
+    calls = first.choices[0].message.tool_calls or []
+    assert len(calls) == 1, first.choices[0].message
+    messages.append(first.choices[0].message.model_dump(exclude_none=True))
+    messages.append({"role": "tool", "tool_call_id": calls[0].id, "content": output})
+    second = await client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=tools)
+    call = (calls[0].function.name, json.loads(calls[0].function.arguments))
+    return call, second.choices[0].message.content

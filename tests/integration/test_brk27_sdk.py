@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.own_tools import INTEGER, STRING, STRINGS, chat_client, chat_tool
+from tests.own_tools import INTEGER, STRING, STRINGS, call_and_answer, chat_tool
 
 WEATHER = chat_tool("get_weather", "Get the current weather for a city.", {"city": STRING})
 FORECAST = chat_tool(
@@ -21,22 +21,6 @@ CREATE_ORDER = chat_tool(
     {"items": STRINGS, "quantity": INTEGER, "address": STRING},
     ["items", "address"],
 )
-
-
-async def _call_and_answer(
-    engine: Any, tools: list[dict[str, Any]], words: str, output: str
-) -> tuple[tuple[str, Any], str | None]:
-    """The one call the engine makes for ``words``, and what it says once the call's ``output`` is in."""
-    client = chat_client(await engine())
-    messages: list[Any] = [{"role": "user", "content": words}]
-    first = await client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=tools)
-    calls = first.choices[0].message.tool_calls or []
-    assert len(calls) == 1, first.choices[0].message
-    messages.append(first.choices[0].message.model_dump(exclude_none=True))
-    messages.append({"role": "tool", "tool_call_id": calls[0].id, "content": output})
-    second = await client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=tools)
-    call = (calls[0].function.name, json.loads(calls[0].function.arguments))
-    return call, second.choices[0].message.content
 
 
 @pytest.mark.parametrize(
@@ -54,7 +38,7 @@ async def test_a_time_to_come_asks_the_forecast_and_says_its_day(
     engine, words: str, days: int, said: str
 ) -> None:
     # was get_weather {city: Paris}, and the forecast's answer was said without the day
-    call, text = await _call_and_answer(
+    call, text = await call_and_answer(
         engine, [WEATHER, FORECAST], words, json.dumps({"forecast": "light rain on Tuesday"})
     )
     assert (call, text) == (("get_forecast", {"city": "Paris", "days": days}), said)
@@ -63,7 +47,7 @@ async def test_a_time_to_come_asks_the_forecast_and_says_its_day(
 @pytest.mark.parametrize("output", ["21", '"21"'])
 async def test_a_bare_number_from_the_weather_is_its_temperature(engine, output: str) -> None:
     # was "The weather in Paris is 21."
-    call, text = await _call_and_answer(engine, [WEATHER], "What's the weather in Paris?", output)
+    call, text = await call_and_answer(engine, [WEATHER], "What's the weather in Paris?", output)
     assert (call, text) == (("get_weather", {"city": "Paris"}), "It's 21 degrees in Paris.")
 
 
@@ -87,5 +71,5 @@ async def test_things_delivered_to_an_address_are_ordered_and_confirmed(
 ) -> None:
     # was "You said 3 burgers delivered to 12 Main Street. Tell me more." (no call), and an order's
     # text output was read back as it came ("Order A100 placed.")
-    call, text = await _call_and_answer(engine, [CREATE_ORDER], words, "Order A100 placed")
+    call, text = await call_and_answer(engine, [CREATE_ORDER], words, "Order A100 placed")
     assert (call, text) == (("create_order", arguments), said)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.own_tools import INTEGER, STRING, chat_client, chat_tool
+from tests.own_tools import INTEGER, STRING, call_and_answer, chat_tool
 
 CONDITIONS = chat_tool("current_conditions", "Current weather conditions for a city", {"city": STRING})
 PLACE_ORDER = chat_tool("place_order", "Place an order.", {"item": STRING, "quantity": INTEGER}, ["item"])
@@ -40,27 +40,11 @@ SMS = chat_tool(
 )
 
 
-async def _call_and_answer(
-    engine: Any, tools: list[dict[str, Any]], words: str, output: str
-) -> tuple[tuple[str, Any], str | None]:
-    """The one call the engine makes for ``words``, and what it says once the call's ``output`` is in."""
-    client = chat_client(await engine())
-    messages: list[Any] = [{"role": "user", "content": words}]
-    first = await client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=tools)
-    calls = first.choices[0].message.tool_calls or []
-    assert len(calls) == 1, first.choices[0].message
-    messages.append(first.choices[0].message.model_dump(exclude_none=True))
-    messages.append({"role": "tool", "tool_call_id": calls[0].id, "content": output})
-    second = await client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=tools)
-    call = (calls[0].function.name, json.loads(calls[0].function.arguments))
-    return call, second.choices[0].message.content
-
-
 async def test_what_it_is_like_somewhere_now_asks_the_conditions_and_says_them(engine) -> None:
     # was no call ("You asked what's it like in Berlin right now. I don't know that one, sorry."), and a
     # current_conditions output was said "Done: Berlin."
     output = json.dumps({"temperature": 4, "conditions": "overcast"})
-    call, text = await _call_and_answer(engine, [CONDITIONS], "What's it like in Berlin right now?", output)
+    call, text = await call_and_answer(engine, [CONDITIONS], "What's it like in Berlin right now?", output)
     assert (call, text) == (
         ("current_conditions", {"city": "Berlin"}),
         "It's 4 degrees and overcast in Berlin.",
@@ -78,13 +62,13 @@ async def test_one_thing_ordered_is_confirmed_with_its_article(
     engine, words: str, item: str, said: str
 ) -> None:
     # was "I've placed your order for latte."
-    call, text = await _call_and_answer(engine, [PLACE_ORDER], words, '{"status": "ok"}')
+    call, text = await call_and_answer(engine, [PLACE_ORDER], words, '{"status": "ok"}')
     assert (call, text) == (("place_order", {"item": item}), said)
 
 
 async def test_in_three_days_reaches_the_fourth_day(engine) -> None:
     # was days: 3, while "tomorrow" is days: 2
-    call, text = await _call_and_answer(
+    call, text = await call_and_answer(
         engine, [FORECAST], "Will it rain in Paris in 3 days?", json.dumps({"forecast": "showers"})
     )
     assert (call, text) == (
@@ -95,7 +79,7 @@ async def test_in_three_days_reaches_the_fourth_day(engine) -> None:
 
 async def test_a_timer_in_seconds(engine) -> None:
     # was duration_seconds: 10
-    call, _ = await _call_and_answer(
+    call, _ = await call_and_answer(
         engine, [TIMER], "Set a timer for 10 minutes for the pasta", '{"timer_id": 3}'
     )
     assert call == ("set_timer", {"duration_seconds": 600, "label": "pasta"})
@@ -115,7 +99,7 @@ async def test_a_timer_in_seconds(engine) -> None:
 )
 async def test_pipecats_weather_infers_its_format(engine, output: dict[str, Any], said: str) -> None:
     # was no call: "Which format would you like: celsius or fahrenheit?"
-    call, text = await _call_and_answer(
+    call, text = await call_and_answer(
         engine, [PIPECAT_WEATHER], "What's the weather in San Francisco?", json.dumps(output)
     )
     # brk30: the city and state its description asks for (was "San Francisco")
@@ -125,7 +109,7 @@ async def test_pipecats_weather_infers_its_format(engine, output: dict[str, Any]
 
 async def test_a_text_to_a_number(engine) -> None:
     # was no call: "What should it say?"
-    call, _ = await _call_and_answer(
+    call, _ = await call_and_answer(
         engine, [SMS], "Text 415 555 0199 that I'm running 10 minutes late", '{"sent": true}'
     )
     assert call == ("send_sms", {"to": "415 555 0199", "message": "I'm running 10 minutes late"})
@@ -147,6 +131,6 @@ EVENT = chat_tool(
 async def test_an_event_for_tomorrow_is_confirmed_as_done(engine) -> None:
     # was "Tomorrow: i've created the calendar event: Design review."
     words = "Schedule a meeting called Design review tomorrow at 10 for 45 minutes with ana@example.com"
-    call, text = await _call_and_answer(engine, [EVENT], words, '{"id": "evt_1", "status": "created"}')
+    call, text = await call_and_answer(engine, [EVENT], words, '{"id": "evt_1", "status": "created"}')
     assert call[0] == "create_calendar_event" and call[1]["title"] == "Design review"
     assert text == "I've created the calendar event: Design review."

@@ -6,12 +6,11 @@ model would say."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from tests.own_tools import INTEGER, STRING, chat_client, chat_tool
+from tests.own_tools import INTEGER, STRING, call_and_answer, chat_tool
 
 CART = chat_tool(
     "add_to_cart",
@@ -77,25 +76,9 @@ WEATHER = chat_tool(
 )
 
 
-async def _call_and_answer(
-    engine: Any, tools: list[dict[str, Any]], words: str, output: str
-) -> tuple[tuple[str, Any], str | None]:
-    """The one call the engine makes for ``words``, and what it says once the call's ``output`` is in."""
-    client = chat_client(await engine())
-    messages: list[Any] = [{"role": "user", "content": words}]
-    first = await client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=tools)
-    calls = first.choices[0].message.tool_calls or []
-    assert len(calls) == 1, first.choices[0].message
-    messages.append(first.choices[0].message.model_dump(exclude_none=True))
-    messages.append({"role": "tool", "tool_call_id": calls[0].id, "content": output})
-    second = await client.chat.completions.create(model="gpt-4o-mini", messages=messages, tools=tools)
-    call = (calls[0].function.name, json.loads(calls[0].function.arguments))
-    return call, second.choices[0].message.content
-
-
 async def test_a_coffee_said_by_its_article_goes_in_the_cart(engine) -> None:
     # was items: [{"name": "bagels", "quantity": 2}], the coffee dropped
-    call, _ = await _call_and_answer(
+    call, _ = await call_and_answer(
         engine, [CART], "Add two bagels and a coffee to my cart", '{"status": "ok"}'
     )
     assert call == (
@@ -106,7 +89,7 @@ async def test_a_coffee_said_by_its_article_goes_in_the_cart(engine) -> None:
 
 async def test_the_cuisine_said_is_searched(engine) -> None:
     # was {"location": "Soho", "price_range": "$"}, the cuisine left out
-    call, _ = await _call_and_answer(
+    call, _ = await call_and_answer(
         engine, [RESTAURANTS], "Find a cheap Italian place in Soho", '{"results": []}'
     )
     assert call == ("search_restaurants", {"location": "Soho", "cuisine": "Italian", "price_range": "$"})
@@ -115,7 +98,7 @@ async def test_the_cuisine_said_is_searched(engine) -> None:
 async def test_preferences_inside_an_object_are_updated(engine) -> None:
     # was no call: "You said Switch my language to Spanish and turn off notifications. Tell me more."
     words = "Switch my language to Spanish and turn off notifications"
-    call, _ = await _call_and_answer(engine, [PREFERENCES], words, '{"updated": true}')
+    call, _ = await call_and_answer(engine, [PREFERENCES], words, '{"updated": true}')
     assert call == ("update_preferences", {"preferences": {"language": "Spanish", "notifications": False}})
 
 
@@ -165,7 +148,7 @@ async def test_preferences_inside_an_object_are_updated(engine) -> None:
 async def test_the_call_and_its_answer_are_a_models(
     engine, tools: list[dict[str, Any]], words: str, output: str, call: tuple[str, Any], said: str
 ) -> None:
-    (name, arguments), text = await _call_and_answer(engine, tools, words, output)
+    (name, arguments), text = await call_and_answer(engine, tools, words, output)
     if "date" in arguments:  # the year is the engine's today's: only the day said is checked
         arguments["date"] = arguments["date"][5:]
     assert ((name, arguments), text) == (call, said)

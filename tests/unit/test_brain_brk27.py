@@ -7,19 +7,18 @@ Street" to ``create_order(items, quantity?, address)`` was echoed ("You said …
 
 from __future__ import annotations
 
-import json
-from datetime import date
+from functools import partial
 
 import pytest
 
 from mockengine.brain import ReplyRequest, ScriptedBrain, TurnView, load_scenario
-from mockengine.brain.model import Reply, ToolSpec
+from mockengine.brain.model import ToolSpec
+from tests.brain_calls import MONDAY, answered, calls_made, reply_to, said, tool
 
-MONDAY = date(2026, 12, 7)
-
-
-def _tool(name: str, description: str, properties: dict[str, object], required: list[str]) -> ToolSpec:
-    return ToolSpec(name, description, {"type": "object", "properties": properties, "required": required})
+_tool, _calls = tool, calls_made
+_reply = partial(reply_to, today=MONDAY)
+_said = partial(said, today=MONDAY)
+_answered = partial(answered, today=MONDAY)
 
 
 WEATHER = _tool("get_weather", "Get the weather for a city.", {"city": {"type": "string"}}, ["city"])
@@ -47,19 +46,6 @@ FORECAST_DATE = _tool(
     {"city": {"type": "string"}, "date": {"type": "string", "format": "date"}},
     ["city", "date"],
 )
-
-
-def _reply(history: tuple[TurnView, ...], tools: tuple[ToolSpec, ...]) -> Reply:
-    request = ReplyRequest("", tools, "auto", ("text",), history, 0)
-    return ScriptedBrain(load_scenario(None), 3, today=MONDAY).reply(request)
-
-
-def _calls(reply: Reply) -> list[tuple[str | None, dict[str, object]]]:
-    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
-
-
-def _said(words: str, tools: tuple[ToolSpec, ...]) -> Reply:
-    return _reply((TurnView("u1", "user_text", words),), tools)
 
 
 @pytest.mark.parametrize(
@@ -120,17 +106,6 @@ def test_a_dated_lookup_of_another_topic_is_no_forecast() -> None:
     assert [name for name, _ in _calls(_said("Will it rain in Paris tomorrow?", (WEATHER, events)))] == [
         "get_weather"
     ]
-
-
-def _answered(
-    words: str, name: str, arguments: dict[str, object], output: str, tools: tuple[ToolSpec, ...]
-) -> Reply:
-    history = (
-        TurnView("u0", "user_text", words),
-        TurnView("c0", "function_call", json.dumps(arguments), name=name, call_id="c0"),
-        TurnView("o0", "function_call_output", output, call_id="c0"),
-    )
-    return _reply(history, tools)
 
 
 # The forecast's answer says the day or range asked for; it was "The forecast in Paris is …".

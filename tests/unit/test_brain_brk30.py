@@ -9,33 +9,20 @@ made no call (the tool's words inside its object parameter were never read as it
 from __future__ import annotations
 
 import json
-from datetime import date
+from functools import partial
 
 import pytest
 
-from mockengine.brain import ReplyRequest, ScriptedBrain, TurnView, load_scenario
-from mockengine.brain.model import Reply, ToolSpec
+from mockengine.brain import TurnView
+from mockengine.brain.model import ToolSpec
+from tests.brain_calls import MONDAY, calls_made, reply_to, said, tool
 
-MONDAY = date(2026, 12, 7)
+_tool, _calls = tool, calls_made
+_reply = partial(reply_to, today=MONDAY)
+_said = partial(said, today=MONDAY)
+
 STRING = {"type": "string"}
 INTEGER = {"type": "integer"}
-
-
-def _tool(name: str, description: str, properties: dict[str, object], required: list[str]) -> ToolSpec:
-    return ToolSpec(name, description, {"type": "object", "properties": properties, "required": required})
-
-
-def _reply(history: tuple[TurnView, ...], tools: tuple[ToolSpec, ...]) -> Reply:
-    request = ReplyRequest("", tools, "auto", ("text",), history, 0)
-    return ScriptedBrain(load_scenario(None), 3, today=MONDAY).reply(request)
-
-
-def _calls(reply: Reply) -> list[tuple[str | None, dict[str, object]]]:
-    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
-
-
-def _said(words: str, tools: tuple[ToolSpec, ...]) -> Reply:
-    return _reply((TurnView("u1", "user_text", words),), tools)
 
 
 # 1. An array of objects: a thing said by its article is one of it, wherever the sentence goes on.
