@@ -88,6 +88,21 @@ PROFILE_KEYS_OTHERWISE = [
 ]
 
 
+# Pipecat's FunctionSchema example (and the OpenAI cookbook's): a required unit named ``format``.
+PIPECAT_WEATHER = chat_tool(
+    "get_current_weather",
+    "Get the current weather",
+    {
+        "location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
+        "format": {
+            "type": "string",
+            "enum": ["celsius", "fahrenheit"],
+            "description": "The temperature unit to use. Infer this from the user's location.",
+        },
+    },
+)
+
+
 def chat_client(server: Any) -> AsyncOpenAI:
     """The SDK on the engine's HTTP API, no retries (a retry would hide a failed request)."""
     return AsyncOpenAI(api_key="sk-test", base_url=f"{server.http_url}/v1", max_retries=0)

@@ -1004,6 +1004,9 @@ _CONDITIONS_ONLY = frozenset(
     lexicon.concept(w)
     for w in ("get", "fetch", "check", "current", "currently", "now", "live", "latest", "present", "right")
 )
+_CONDITIONS = lexicon.concept("conditions")
+# The words of a place a conditions lookup may take beside its parameters' own names.
+_PLACE_WORDS = frozenset(lexicon.concept(w) for w in ("city", "town", "location", "place", "area"))
 
 
 def _reports_weather(name: str, description: str, properties: Mapping[str, Any]) -> bool:
@@ -1011,16 +1014,14 @@ def _reports_weather(name: str, description: str, properties: Mapping[str, Any])
     in a city", ``conditions_now(location)``) reports its weather, as a model reads it: "what's the weather
     in Berlin?" called nothing. Its name says "conditions", a parameter takes the place, and no word of the
     name or description names what else they are of ("road_conditions", "terms_and_conditions")."""
-    if lexicon.concept("conditions") not in _concepts(lexicon.identifier_words(name)):
+    if _CONDITIONS not in _concepts(lexicon.identifier_words(name)):
         return False
     places = [p for p in properties if holds_place(p)]
     if not places:
         return False
     place_words = set(_concepts(" ".join(lexicon.identifier_words(p) for p in places)))
     said = set(_concepts(f"{lexicon.identifier_words(name)} {description}"))
-    allowed = _CONDITIONS_ONLY | place_words | {lexicon.concept("conditions"), _WEATHER}
-    allowed |= {lexicon.concept(w) for w in ("city", "town", "location", "place", "area")}
-    return said <= allowed
+    return said <= _CONDITIONS_ONLY | _PLACE_WORDS | place_words | {_CONDITIONS, _WEATHER}
 
 
 # Verbs that make a thing or get it for the user ("Reserve a table", "Order a pizza", "Request a ride").

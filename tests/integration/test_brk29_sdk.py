@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.own_tools import INTEGER, STRING, call_and_answer, chat_tool
+from tests.own_tools import INTEGER, PIPECAT_WEATHER, STRING, call_and_answer, chat_tool
 
 CONDITIONS = chat_tool("current_conditions", "Current weather conditions for a city", {"city": STRING})
 PLACE_ORDER = chat_tool("place_order", "Place an order.", {"item": STRING, "quantity": INTEGER}, ["item"])
@@ -19,19 +19,6 @@ FORECAST = chat_tool(
 )
 TIMER = chat_tool(
     "set_timer", "Set a timer.", {"duration_seconds": INTEGER, "label": STRING}, ["duration_seconds"]
-)
-# Pipecat's FunctionSchema example (and the OpenAI cookbook's): a required unit named ``format``.
-PIPECAT_WEATHER = chat_tool(
-    "get_current_weather",
-    "Get the current weather",
-    {
-        "location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
-        "format": {
-            "type": "string",
-            "enum": ["celsius", "fahrenheit"],
-            "description": "The temperature unit to use. Infer this from the user's location.",
-        },
-    },
 )
 SMS = chat_tool(
     "send_sms",

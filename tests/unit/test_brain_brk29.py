@@ -12,7 +12,8 @@ from functools import partial
 import pytest
 
 from mockengine.brain.model import ToolSpec
-from tests.brain_calls import MONDAY, answered, calls_made, reply_to, said, tool
+from tests import own_tools
+from tests.brain_calls import MONDAY, answered, calls_made, reply_to, said, spec, tool
 
 _tool, _calls = tool, calls_made
 _reply = partial(reply_to, today=MONDAY)
@@ -262,19 +263,7 @@ def test_a_count_of_minutes_is_as_it_was(words: str, minutes: int) -> None:
 # Pipecat's and OpenAI's cookbook weather tool: a required ``format`` whose options are the temperature
 # units, "Infer this from the user's location". A model infers it (Fahrenheit in San Francisco); it asked
 # "Which format would you like: celsius or fahrenheit?".
-PIPECAT_WEATHER = _tool(
-    "get_current_weather",
-    "Get the current weather",
-    {
-        "location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
-        "format": {
-            "type": "string",
-            "enum": ["celsius", "fahrenheit"],
-            "description": "The temperature unit to use. Infer this from the user's location.",
-        },
-    },
-    ["location", "format"],
-)
+PIPECAT_WEATHER = spec(own_tools.PIPECAT_WEATHER)
 
 
 @pytest.mark.parametrize(
