@@ -10,8 +10,10 @@ parser, the supported-types message, the metrics labels and the session's dispat
 from __future__ import annotations
 
 import binascii
+import functools
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Self, TypeVar
 
@@ -377,12 +379,13 @@ _BARE_APPENDS = (
 _b64decode = pybase64.b64decode  # (a module global: one look-up fewer per append)
 
 
-def bare_append_audio(raw: str) -> bytes | None:
+def _bare_append_audio_py(raw: str) -> bytes | None:
     """The decoded audio of a bare append in one of ``_BARE_APPENDS``' shapes whose audio is canonical
     base64 (a length that is a multiple of 4, ``=`` only in the last two places: what
     ``strict_b64decode`` hands to pybase64) within ``_MAX_AUDIO_CHARS``; None for anything else, which
     the general parse then takes (and refuses as it does). Skips orjson's parse and its copy of the audio
-    text: a fifth of a quiet append's cost (docs/cpu.md, tenth pass)."""
+    text: a fifth of a quiet append's cost (docs/cpu.md, tenth pass). :data:`bare_append_audio` is this,
+    in C where ``mockengine.audio._fastpath`` is built (the same answers: test_audio_fast_path.py)."""
     for prefix, suffix in _BARE_APPENDS:
         if raw.startswith(prefix) and raw.endswith(suffix):
             start, end = len(prefix), len(raw) - len(suffix)
@@ -399,6 +402,23 @@ def bare_append_audio(raw: str) -> bytes | None:
             except (binascii.Error, ValueError):
                 return None
     return None
+
+
+_native_bare_append_audio: Callable[[tuple[tuple[str, str], ...], int, Any, str], bytes | None] | None
+try:
+    from mockengine.audio._fastpath import bare_append_audio as _native_bare_append_audio
+except ImportError:  # pragma: no cover - depends on the build (`pip install -e .` builds it)
+    _native_bare_append_audio = None
+
+bare_append_audio: Callable[[str], bytes | None] = (
+    _bare_append_audio_py
+    if _native_bare_append_audio is None
+    # The same function in one C call (its ~10 Python-level calls were ~10 k instructions of a quiet
+    # append's ~150 k; docs/cpu.md, twenty-first pass); partial() adds no Python frame.
+    else functools.partial(_native_bare_append_audio, _BARE_APPENDS, _MAX_AUDIO_CHARS, _b64decode)
+)
+"""``raw`` (a client's text frame) → the decoded audio of a bare append, or None: ``_bare_append_audio_py``,
+in C where it is built."""
 
 
 def parse_plain_append(raw: str, input_format: str = "audio/pcm") -> tuple[bytes, str | None] | None:

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from aiohttp import WSMsgType
 
+from mockengine.audio import vad
 from mockengine.audio.g711 import from_pcm16_24k
 from mockengine.audio.synthetic import synthetic_voiced_pcm16
 from mockengine.brain.image import describe_image
@@ -166,12 +169,70 @@ def test_the_bare_append_shortcut_answers_as_the_general_parse(raw: str, input_f
     assert _outcome(_as_event, raw) in (None, _outcome(parse_client_event, raw))
 
 
+# The shortcut in Python and, where ``mockengine.audio._fastpath`` is built, in C (twenty-first pass).
+_BARE_IMPLS = [ce._bare_append_audio_py, ce.bare_append_audio]
+
+
+def test_the_bare_append_shortcut_is_the_c_function_where_it_is_built() -> None:
+    native = isinstance(ce.bare_append_audio, functools.partial)
+    assert native == vad.NATIVE_AVAILABLE  # (one module: both or neither)
+    if native:
+        assert ce.bare_append_audio.args == (ce._BARE_APPENDS, ce._MAX_AUDIO_CHARS, ce._b64decode)
+
+
+@pytest.mark.parametrize("impl", _BARE_IMPLS)
 @pytest.mark.parametrize("raw", _BARE_SHAPES)
-def test_the_bare_append_shortcut_takes_what_clients_send(raw: str) -> None:
-    assert ce.bare_append_audio(raw) == base64.b64decode(json.loads(raw)["audio"])
+def test_the_bare_append_shortcut_takes_what_clients_send(
+    raw: str, impl: Callable[[str], bytes | None]
+) -> None:
+    assert impl(raw) == base64.b64decode(json.loads(raw)["audio"])
 
 
-def test_the_bare_append_shortcut_takes_canonical_base64_only() -> None:
+def test_the_c_shortcut_answers_as_the_python_one_on_mangled_frames() -> None:
+    # Frames a client might send or a fuzzer would: every shape, cut, grown, with a character replaced or
+    # put in anywhere (quotes, backslashes, `=`, spaces, non-ASCII, a lone surrogate's escape), lengths
+    # around the multiple of 4 and the longest audio taken.
+    rng = random.Random(15)
+    alphabet = 'AQ/+=9"\\ é€\x00\n}{:,'
+    longest = "A" * ce._MAX_AUDIO_CHARS
+    seeds = [*_BARE_SHAPES, '{"type":"input_audio_buffer.append","audio":"' + longest + '"}']
+    seeds.append('{"type":"input_audio_buffer.append","audio":"' + longest + 'AAAA"}')
+    for n in range(6_000):
+        raw = rng.choice(seeds[:-2] if n % 500 else seeds)
+        for _ in range(rng.randint(0, 3)):
+            where = rng.randint(0, len(raw))
+            match rng.randint(0, 3):
+                case 0:
+                    raw = raw[:where] + rng.choice(alphabet) + raw[where:]
+                case 1:
+                    raw = raw[:where] + rng.choice(alphabet) + raw[where + 1 :]
+                case 2:
+                    raw = raw[:where] + raw[where + 1 :]
+                case _:
+                    raw = raw[:where] if rng.random() < 0.5 else raw[where:]
+        assert ce.bare_append_audio(raw) == ce._bare_append_audio_py(raw), raw[:120]
+
+
+def test_the_c_shortcut_refuses_wrong_arguments_without_crashing() -> None:
+    if not isinstance(ce.bare_append_audio, functools.partial):
+        pytest.skip("mockengine.audio._fastpath is not built (test_..._is_the_c_function_... says why)")
+    native = ce.bare_append_audio.func
+    with pytest.raises(TypeError):
+        ce.bare_append_audio(b'{"type":"input_audio_buffer.append","audio":"AAAA"}')  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        native([("{", "}")], 8, ce._b64decode, "{AAAA}")
+    with pytest.raises(TypeError):
+        native((("{", b"}"),), 8, ce._b64decode, "{AAAA}")
+    with pytest.raises(TypeError):
+        native((("{", "}"),), 8, ce._b64decode)
+    # A decoder that fails otherwise than on the text: its error is not swallowed as "not an append".
+    with pytest.raises(ZeroDivisionError):
+        native((("{", "}"),), 8, lambda *_: 1 / 0, "{AAAA}")
+    assert native((("{", "}"),), 8, ce._b64decode, "{AAAA}") == b"\x00\x00\x00"
+
+
+@pytest.mark.parametrize("impl", _BARE_IMPLS)
+def test_the_bare_append_shortcut_takes_canonical_base64_only(impl: Callable[[str], bytes | None]) -> None:
     # ``bare_append_audio`` (pybase64, ``validate`` passed by position since the eighteenth pass of
     # docs/cpu.md) takes canonical text only (``=`` only in the last two places): over every text of 4
     # and 8 characters from ``A``, ``Q``, ``/`` and ``=`` it decodes exactly what the standard library
@@ -191,7 +252,7 @@ def test_the_bare_append_shortcut_takes_canonical_base64_only() -> None:
                 json.dumps({"type": "input_audio_buffer.append", "audio": text}),
                 json.dumps({"type": "input_audio_buffer.append", "audio": text}, separators=(",", ":")),
             ):
-                assert ce.bare_append_audio(raw) == expected, text
+                assert impl(raw) == expected, text
                 assert _outcome(parse_plain_append, raw) == _outcome(ce.parse_general_plain_append, raw)
 
 
