@@ -2,13 +2,15 @@
 
 Usage: ``PYTHONPATH=. .venv/bin/python tools/append_cost.py [--callgrind] [--appends 3000]``
 
-Feeds ``RealtimeSession.receive_audio`` (a seeded ``server_vad`` session) 20 ms appends of two kinds:
-*quiet* (noise at about -64 dBFS, under the energy gate, between turns) and *talking* (voiced audio in
-a turn, every frame classified by webrtcvad). Prints µs per append, best of 7 runs with the two paths
-alternating in one process; with ``--callgrind``, instructions per append instead, counted by valgrind's
-callgrind inside the measured appends only (each kind and path in a child process, after 200 appends of
-warm-up; deterministic, so it compares code on a busy machine where wall-clock cannot). The C path needs
-``mockengine/audio/_fastpath.c`` built (``pip install -e .``).
+Feeds ``RealtimeSession.receive_audio`` (a seeded ``server_vad`` session) 20 ms appends of three kinds:
+*quiet* (noise at about -64 dBFS, under the energy gate, between turns), *talking* (voiced audio in
+a turn, every frame classified by webrtcvad) and *conversation* (8 s quiet, 3 s talking, over and over:
+a turn's onset, commit and probe among the appends; twenty-first pass). With ``--callgrind`` and more
+than 750 appends, *quiet* includes the buffer's trim to its 15 s between turns. Prints µs per append,
+best of 7 runs with the two paths alternating in one process; with ``--callgrind``, instructions per
+append instead, counted by valgrind's callgrind inside the measured appends only (each kind and path in
+a child process, after 200 appends of warm-up; deterministic, so it compares code on a busy machine
+where wall-clock cannot). The C path needs ``mockengine/audio/_fastpath.c`` built (``pip install -e .``).
 """
 
 from __future__ import annotations
@@ -35,9 +37,16 @@ from mockengine.realtime.session import RealtimeSession, SessionOptions
 
 FRAME_BYTES = 960  # 20 ms of PCM16 at 24 kHz
 WARM_UP = 200
+KINDS = ("quiet", "talking", "conversation")
 
 
 def frames(kind: str, n: int) -> list[bytes]:
+    if kind == "conversation":
+        # Turns as a study has them: 8 s between turns, 3 s of talking (a commit, a probe, a drop of the
+        # idle audio at each onset: the per-turn work, spread over its appends).
+        quiet, talking = frames("quiet", 400), frames("talking", 150)
+        cycle = quiet + talking
+        return [cycle[i % len(cycle)] for i in range(n)]
     if kind == "quiet":
         noise = np.random.default_rng(1).normal(0, 20, 480 * n)
         pcm = noise.astype("<i2").tobytes()
@@ -65,7 +74,7 @@ def session(native: bool) -> RealtimeSession:
 
 def microseconds(appends: int, paths: list[bool]) -> None:
     best: dict[tuple[str, bool], float] = {}
-    for kind in ("quiet", "talking"):
+    for kind in KINDS:
         pcm = frames(kind, appends)
         for _ in range(7):
             for native in paths:
@@ -92,7 +101,7 @@ def inner(kind: str, native: bool, appends: int) -> None:
 
 
 def instructions(appends: int, paths: list[bool]) -> None:
-    for kind in ("quiet", "talking"):
+    for kind in KINDS:
         for native in paths:
             command = [
                 "valgrind",
@@ -129,7 +138,7 @@ def main() -> None:
     if not vad.NATIVE_AVAILABLE:
         print("mockengine.audio._fastpath is not built: the numpy path only")
     if args.callgrind:
-        instructions(min(args.appends, 2000), paths)
+        instructions(min(args.appends, 5500), paths)
     else:
         microseconds(args.appends, paths)
 

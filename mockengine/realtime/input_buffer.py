@@ -12,7 +12,9 @@ every 20 ms append, and a bytearray used that way copies its whole content into 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import deque
+from itertools import accumulate, islice
 
 from mockengine.audio.pcm import INPUT_RATE_HZ, ms_to_samples, samples_to_ms
 
@@ -101,16 +103,14 @@ class InputAudioBuffer:
         """The held bytes [lo, hi) (offsets from the first byte held) as one bytes object."""
         if hi <= lo:
             return b""
-        parts: list[memoryview] = []
-        position = -self._head_bytes  # where the current chunk starts
-        for chunk in self._chunks:
-            end = position + len(chunk)
-            if end > lo:
-                parts.append(memoryview(chunk)[max(lo - position, 0) : hi - position])
-            if end >= hi:
-                break
-            position = end
-        return b"".join(parts)
+        # Every chunk joined, then cut: two copies in C of at most the held bytes (15 s between turns:
+        # ~0.7 MB, tens of µs) where a Python walk over the chunks, a memoryview each, cost more (a turn's
+        # commit and probes walked up to 750; docs/cpu.md, twenty-first pass).
+        joined = b"".join(self._chunks)
+        start = self._head_bytes + lo
+        if start == 0 and hi == len(joined):
+            return joined
+        return joined[start : self._head_bytes + hi]
 
     def _cut_samples(self, end_ms: int) -> int:
         return min(
@@ -156,8 +156,13 @@ class InputAudioBuffer:
         self._start_samples += cut
         head = self._head_bytes + cut * BYTES_PER_SAMPLE
         chunks = self._chunks
-        while chunks and head >= len(chunks[0]):
-            head -= len(chunks.popleft())
+        if chunks and head >= len(chunks[0]):
+            # The chunks wholly dropped counted in C (a turn's onset drops most of the 15 s kept before
+            # it: ~750 chunks, a Python loop each; docs/cpu.md, twenty-first pass).
+            ends = list(accumulate(map(len, chunks)))
+            dropped = bisect_right(ends, head)
+            head -= ends[dropped - 1]
+            self._chunks = deque(islice(chunks, dropped, None))
         self._head_bytes = head
 
     def clear(self) -> None:

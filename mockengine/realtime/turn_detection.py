@@ -376,12 +376,26 @@ class TurnDetector:
         self._tracker.reset(decided_at_ms)
         # Frames already heard after a late decision: replay them so the next onset lands where it would
         # have with an instant transcript.
-        for frame in [f for f in self._history if f.start_ms >= decided_at_ms]:
+        for frame in _frames_from(self._history, decided_at_ms):
             for edge in self._tracker.push([frame]):
                 if isinstance(edge, SpeechOnset):
                     self._turn_start_ms = edge.padded_start_ms
                     signals.append(SpeechStarted(edge.padded_start_ms))
         return signals
+
+
+def _frames_from(history: deque[VadFrame], start_ms: int) -> list[VadFrame]:
+    """The frames of ``history`` (oldest first, starts increasing) that start at or after ``start_ms``,
+    found from the newest back: at a turn's end usually none or a few of the up to 500 held (the whole
+    history read through ``start_ms``'s conversion was ~0.5 M instructions a turn; docs/cpu.md,
+    twenty-first pass)."""
+    frames: list[VadFrame] = []
+    for frame in reversed(history):
+        if frame.start_ms < start_ms:
+            break
+        frames.append(frame)
+    frames.reverse()
+    return frames
 
 
 def _reason(completeness: Completeness, detail: str, is_held: bool = False) -> str:
