@@ -41,16 +41,17 @@ class BrainLane:
         self.tokens = tokens
         self.jobs: asyncio.Queue[Think | CountTexts] = asyncio.Queue()
         self.in_flight = 0  # asked and not yet answered
+        # Whether a reply is being worked out (``in_flight > 0``): an attribute, not a property, as every
+        # client frame reads it twice (a property read is a Python call in 3.11; docs/cpu.md,
+        # twenty-first pass). Changed only with ``in_flight``.
+        self.is_busy = False
         self.waiting: deque[str] = deque()  # client messages that came while a reply was worked out
         self._idle = asyncio.Event()
         self._idle.set()
 
-    @property
-    def is_busy(self) -> bool:
-        return self.in_flight > 0
-
     def ask(self, job: Think | CountTexts) -> None:
         self.in_flight += 1
+        self.is_busy = True
         self._idle.clear()
         self.jobs.put_nowait(job)
 
@@ -76,6 +77,7 @@ class BrainLane:
             job = await self.jobs.get()
             outcome = await loop.run_in_executor(self.executor, functools.partial(self._work, job))
             self.in_flight -= 1
+            self.is_busy = self.in_flight > 0
             answer(job, outcome)
             while self.waiting and not self.is_busy:
                 handle(self.waiting.popleft())

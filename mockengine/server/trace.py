@@ -22,16 +22,14 @@ from mockengine.server.journal import BackgroundWriter
 class Tracer:
     def __init__(self, directory: str | None) -> None:
         self.directory = Path(directory) if directory else None
+        # An attribute, not a property: every client frame reads it (docs/cpu.md, twenty-first pass).
+        self.is_enabled = self.directory is not None
         self._files: dict[str, IO[str]] = {}  # touched only by the writer thread
         self._live: set[str] = set()  # names taken by sessions not yet ended (the event loop's)
         self._writer: BackgroundWriter | None = None
         if self.directory is not None:
             self.directory.mkdir(parents=True, exist_ok=True)
             self._writer = BackgroundWriter("mockengine-trace")
-
-    @property
-    def is_enabled(self) -> bool:
-        return self.directory is not None
 
     def take_name(self, session_id: str) -> str:
         """The trace name for a session opening now: its id, or ``<id>.2``, ``.3``, … when a live session
