@@ -265,6 +265,19 @@ class SpeechTracker:
         self._state = _QUIET_NEXT_STATE
         return True
 
+    def push_speaking_frame(self, frame: VadFrame) -> bool:
+        """`push_frame` for speech after speech (a speech frame past the floor, in SPEECH: the table's
+        (SPEECH, SPEECH), no edge), every frame of a turn's talking: True having taken it; False having
+        changed nothing otherwise, and `push_frame` then takes the frame. For ``UserTurns``' fused append
+        in a turn (docs/cpu.md, twenty-first pass); the same step as `_step`'s first branch."""
+        end_samples = frame.end_samples
+        if not frame.is_speech or end_samples <= self._floor_samples or self._state is not _SPEECH:
+            return False
+        self._frames_end_samples = end_samples
+        self._state = _SPEAKING_NEXT_STATE
+        self._last_speech_end_samples = self._silence_start_samples = end_samples
+        return True
+
     def _move(self, event: VadEvent) -> type[SpeechEdge] | None:
         """Take `event` through the table; return the kind of edge it causes."""
         self._state, edge = next_state(self._state, event)

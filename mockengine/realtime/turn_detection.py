@@ -219,6 +219,17 @@ class TurnDetector:
         self._audio_ms = frame.end_samples * 1000 // INPUT_RATE_HZ  # samples_to_ms
         return True
 
+    def push_speaking_frame(self, frame: VadFrame) -> bool:
+        """``push_frames([frame])`` for a speech frame in a turn that the tracker takes as speech after
+        speech (`SpeechTracker.push_speaking_frame`): no edge, no pause to time, so it signals nothing.
+        True having taken it; False having changed nothing otherwise, and ``push_frames`` then takes the
+        frame. For ``UserTurns``' fused append in a turn (every 20 ms of a turn's talking)."""
+        if self._turn_start_ms is None or not self._tracker.push_speaking_frame(frame):
+            return False
+        self._history.append(frame)
+        self._audio_ms = frame.end_samples * 1000 // INPUT_RATE_HZ  # samples_to_ms
+        return True
+
     def on_transcript(
         self, key: ProbeKey, text: str, words: tuple[WordTiming, ...] = (), prosody: Prosody | None = None
     ) -> list[TurnSignal]:

@@ -34,14 +34,14 @@ from mockengine.realtime.turn_detection import (
 )
 from mockengine.realtime.turn_state import TurnEvent, TurnState, next_turn_state
 
-# Whether `append_audio` takes a whole 20 ms PCM16 frame between turns in one call
-# (`_append_frame_between_turns`); the tests switch it off to compare with the general path.
+# Whether `append_audio` takes a whole 20 ms PCM16 frame between turns, and a speech frame in a turn, in
+# one call each (`_append_frame_fused`); the tests switch it off to compare with the general path.
 FUSED_QUIET_APPEND = True
 
 # The states the append path reads on every 20 ms append, as module globals: in Python 3.11
 # ``TurnState.LISTENING`` goes through EnumType's ``__getattr__`` hook (a method-wrapper made and called,
 # ~190 ns a read against ~20 ns for a global; docs/cpu.md, eighteenth pass).
-_LISTENING, _HANDED_OVER = TurnState.LISTENING, TurnState.HANDED_OVER
+_LISTENING, _HANDED_OVER, _IN_TURN = TurnState.LISTENING, TurnState.HANDED_OVER, TurnState.IN_TURN
 
 # Audio kept in the input buffer while turn detection is on and nobody speaks (ms).
 IDLE_AUDIO_KEPT_MS = 15_000
@@ -84,13 +84,13 @@ class UserTurns:
         # PCM16 skips the stream's call: this runs 50 times a second per session (docs/cpu.md).
         if fmt == stream.format_type == "audio/pcm":
             pcm = audio
-            classifier, detector = self.classifier, self.detector
+            classifier, detector, state = self.classifier, self.detector, self.state
             if (
                 detector is not None
-                and (self.state is _LISTENING or self.state is _HANDED_OVER)
+                and (state is _LISTENING or state is _HANDED_OVER or state is _IN_TURN)
                 and FUSED_QUIET_APPEND
             ):
-                step = self._append_frame_between_turns(audio, classifier, detector, now_ms)
+                step = self._append_frame_fused(audio, classifier, detector, now_ms, state is _IN_TURN)
                 if step is not None:
                     return step
         else:
@@ -117,20 +117,22 @@ class UserTurns:
             buffer.keep_last_ms(self._kept_ms)
         return step
 
-    def _append_frame_between_turns(
-        self, pcm: bytes, classifier: FrameClassifier, detector: TurnDetector, now_ms: float
+    def _append_frame_fused(
+        self, pcm: bytes, classifier: FrameClassifier, detector: TurnDetector, now_ms: float, in_turn: bool
     ) -> Step | None:
-        """``append_audio``'s work for PCM16 between turns (turn detection on, no turn open), made cheap for
-        the usual case, one whole 20 ms frame of silence (most appends of a conversation, 50 a second per
-        session): each object's own step for that case (``InputAudioBuffer.append_frame``,
-        ``FrameClassifier.push_frame``, ``TurnDetector.push_quiet_frame`` and, inside it,
-        ``SpeechTracker.push_quiet_frame``), the buffer's trim only when it holds more than it keeps.
-        Each step declines, having changed nothing, what is not its case, and the general step takes it
-        from there: None (nothing changed at all: the general path, which also raises
-        ``input_buffer_full``) when the buffer declines; ``FrameClassifier.push`` for other lengths,
-        bytes pending or no C module; ``TurnDetector.push_frames`` for speech, a tracker not in silence
-        after silence, a turn open. So events and errors are the general path's
-        (``tests/unit/test_fused_quiet_append.py`` compares both on real speech, seeded ids included)."""
+        """``append_audio``'s work for PCM16 with turn detection on, made cheap for the two usual cases, one
+        whole 20 ms frame of silence between turns (most appends of a conversation, 50 a second per
+        session) and, ``in_turn``, one of speech in a turn (every append of a turn's talking): each
+        object's own step for that case (``InputAudioBuffer.append_frame``,
+        ``FrameClassifier.push_frame``, ``TurnDetector.push_quiet_frame`` / ``push_speaking_frame`` and,
+        inside it, ``SpeechTracker.push_quiet_frame`` / ``push_speaking_frame``), the buffer's trim between
+        turns only when it holds more than it keeps. Each step declines, having changed nothing, what is
+        not its case, and the general step takes it from there: None (nothing changed at all: the general
+        path, which also raises ``input_buffer_full``) when the buffer declines; ``FrameClassifier.push``
+        for other lengths, bytes pending or no C module; ``TurnDetector.push_frames`` for any other frame
+        (speech between turns, silence in a turn, a tracker at an edge). So events and errors are the
+        general path's (``tests/unit/test_fused_quiet_append.py`` compares both on real speech, seeded
+        ids included)."""
         buffer = self.buffer
         held_bytes = buffer.append_frame(pcm, self.ctx.options.max_input_buffer_ms * 48)
         if not held_bytes:
@@ -140,6 +142,10 @@ class UserTurns:
             frames = classifier.push(pcm)
             if not frames:
                 return Step()
+        elif in_turn:
+            if detector.push_speaking_frame(frame):
+                return Step()  # (in a turn the buffer keeps everything: no trim)
+            frames = [frame]
         elif detector.push_quiet_frame(frame):
             if detector.config is not self._kept_for:
                 self._kept_for, self._kept_ms = detector.config, _idle_kept_ms(detector.config)

@@ -1,13 +1,14 @@
-"""The fused quiet append (issue 15, docs/cpu.md eleventh pass) answers exactly as the general path.
+"""The fused append (issue 15, docs/cpu.md eleventh and twenty-first passes) answers exactly as the
+general path.
 
-``UserTurns._append_frame_between_turns`` takes a whole 20 ms PCM16 frame between turns in one call,
-stepping the input buffer, the frame classifier, the turn detector and the speech tracker on their own
-state. Each test plays the same appends (real speech from tests/data/utterances, digital silence, low
-noise, a lone click, odd and long chunks, a manual commit, a full buffer) through a session with the
-fused path and one without it, and compares every step's events (seeded ids included) and effects,
-and afterwards the buffer's bytes and positions and every object's state the fused path touches. Both
-with the C frame path (``mockengine.audio._fastpath``) and without it (the module not built: the fused
-path stands aside and the numpy classifier answers).
+``UserTurns._append_frame_fused`` takes a whole 20 ms PCM16 frame between turns, and a speech frame in a
+turn, in one call, stepping the input buffer, the frame classifier, the turn detector and the speech
+tracker on their own state. Each test plays the same appends (real speech from tests/data/utterances,
+digital silence, low noise, a lone click, odd and long chunks, a manual commit, a full buffer) through a
+session with the fused path and one without it, and compares every step's events (seeded ids included)
+and effects, and afterwards the buffer's bytes and positions and every object's state the fused path
+touches. Both with the C frame path (``mockengine.audio._fastpath``) and without it (the module not
+built: the fused path stands aside and the numpy classifier answers).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from mockengine.protocol import client_events as ce
 from mockengine.realtime import turns
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
+from mockengine.realtime.turn_detection import TurnDetector
 
 UTTERANCES = Path(__file__).resolve().parents[1] / "data" / "utterances"
 FRAME_BYTES = 960  # 20 ms of PCM16 24 kHz
@@ -107,10 +109,22 @@ def _state(session: RealtimeSession) -> dict[str, Any]:
     }
 
 
+SPEAKING_TAKEN: list[int] = []  # speech frames in a turn the fused path took, per play
+
+
 def _play(
     turn_detection: dict[str, Any], fused: bool, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[Any, Any, int]:
     monkeypatch.setattr(turns, "FUSED_QUIET_APPEND", fused)
+    SPEAKING_TAKEN.append(0)
+    original_speaking = TurnDetector.push_speaking_frame
+
+    def counting_speaking(detector: TurnDetector, frame: Any) -> bool:
+        taken = original_speaking(detector, frame)
+        SPEAKING_TAKEN[-1] += taken
+        return taken
+
+    monkeypatch.setattr(TurnDetector, "push_speaking_frame", counting_speaking)
     session = _session()
     update = ce.SessionUpdate({"type": "realtime", "audio": {"input": {"turn_detection": turn_detection}}})
     first = session.receive(update, 0.0)
@@ -165,10 +179,13 @@ def test_the_fused_quiet_append_answers_as_the_general_path(
     appends = sum(isinstance(entry, bytes) for entry in _script())
     assert general_calls == appends
     if native:
-        # Most appends took the fused path (between turns, whole frames), not the classifier's push.
+        # Most appends took the fused path (between turns, whole frames), not the classifier's push,
+        # and so did the turns' talking (speech after speech in a turn: the twenty-first pass's step).
         assert fused_calls <= appends - 100
+        assert SPEAKING_TAKEN[-2] >= 50
     else:
         assert fused_calls == appends  # without the C frame path the fused path stands aside
+    assert SPEAKING_TAKEN[-1] == 0  # (the general path never takes that step)
 
 
 def test_a_full_input_buffer_between_turns_gives_the_general_paths_error(
@@ -184,3 +201,19 @@ def test_a_full_input_buffer_between_turns_gives_the_general_paths_error(
     assert results[0] == results[1]
     errors = [events for events, _ in results[0][0] if events]
     assert errors and errors[-1][0]["type"] == "error" and errors[-1][0]["error"]["event_id"] == "evt_6"
+
+
+def test_a_full_input_buffer_in_a_turn_gives_the_general_paths_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # In a turn the buffer keeps all it is given: the fused speaking step leaves a full buffer's append
+    # to the general path, which refuses it, and the turn goes on.
+    speech = read_wav(UTTERANCES / "05_we_walked_along_the_beach.wav")
+    frames = _frames(speech[: len(speech) // FRAME_BYTES * FRAME_BYTES])
+    results = []
+    for fused in (True, False):
+        monkeypatch.setattr(turns, "FUSED_QUIET_APPEND", fused)
+        session = _session(max_input_buffer_ms=1_000)
+        steps = [session.receive_audio(frame, f"evt_{n}", n * 20.0) for n, frame in enumerate(frames)]
+        results.append(([(s.events, s.effects) for s in steps], _state(session)))
+    assert results[0] == results[1]
+    types = [event["type"] for events, _ in results[0][0] for event in events]
+    assert "input_audio_buffer.speech_started" in types and "error" in types
