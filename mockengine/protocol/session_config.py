@@ -569,13 +569,17 @@ def check_tool_schemas(tools: list[dict[str, Any]], path: str) -> None:
     it) whose ``$ref``s resolve within it, and names must be unique (MCP tools are
     :func:`check_mcp_tools`' concern)."""
     tools = [tool for tool in tools if tool.get("type") != "mcp"]
-    names = [tool.get("name") for tool in tools]
-    for index, name in enumerate(names):
-        if name in names[:index]:
+    # One look per tool in a set (names are validated strings by now): a look at every earlier name
+    # was quadratic, and 60,000 tools held the event loop for minutes.
+    seen: set[Any] = set()
+    for index, tool in enumerate(tools):
+        name = tool.get("name")
+        if name in seen:
             param = f"{path}[{index}].name"
             raise ProtocolError(
                 "invalid_value", f"Invalid '{param}': duplicate function name '{name}'.", param
             )
+        seen.add(name)
     for index, tool in enumerate(tools):
         problem = schema_problem(tool.get("parameters", {}))
         if problem is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import copy
 from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -439,7 +440,7 @@ def item_from_wire(
     conversation: Conversation,
     describe_image: Callable[[str], ImageFacts],
     decode_audio: Callable[[bytes], bytes] = bytes,
-    calls_before: frozenset[str] = frozenset(),
+    calls_before: AbstractSet[str] = frozenset(),
 ) -> tuple[Item, bool]:
     """A validated client item (``conversation.item.create`` or ``response.input``) as stored, and
     whether its audio still needs a transcript. ``decode_audio`` turns ``input_audio`` (in the

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from mockengine.audio.g711 import from_pcm16_24k, to_pcm16_24k
@@ -156,7 +157,7 @@ class ConversationItems:
     # -- items from the client and the turns ----------------------------------------------------------
 
     def from_wire(
-        self, wire: dict[str, Any], calls_before: frozenset[str] = frozenset()
+        self, wire: dict[str, Any], calls_before: AbstractSet[str] = frozenset()
     ) -> tuple[Item, bool]:
         """A validated client item as stored, and whether its audio still needs a transcript;
         ``calls_before``: call ids a ``function_call_output`` may answer besides the conversation's."""

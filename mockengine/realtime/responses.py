@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections import deque
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from mockengine.brain.arguments import unbuildable_reason
@@ -78,10 +79,15 @@ class Responses:
         transcribe: list[Item] = []
         if "input" in event.response:
             # the input is the response's own context: an output may answer a call made earlier in it
+            # (its calls kept as they are read: gathered again from every earlier entry for each one,
+            # 50,000 entries held the event loop, every session's, for minutes)
             items: list[Item] = []
+            calls: set[str] = set()
             for index, entry in enumerate(event.response["input"]):
-                calls = frozenset(i.call_id for i in items if i.type == "function_call" and i.call_id)
-                items.append(self._input_item(entry, transcribe, f"response.input[{index}]", calls))
+                item = self._input_item(entry, transcribe, f"response.input[{index}]", calls)
+                items.append(item)
+                if item.type == "function_call" and item.call_id:
+                    calls.add(item.call_id)
             input_items = tuple(items)
         params = response_params(self.ctx.view, event.response, input_items)
         step = self.list_mcp_tools(params.tools) if "tools" in event.response else Step()
@@ -91,7 +97,7 @@ class Responses:
         return step.extend(self.start(params, now_ms))
 
     def _input_item(
-        self, entry: dict[str, Any], transcribe: list[Item], path: str, calls_before: frozenset[str]
+        self, entry: dict[str, Any], transcribe: list[Item], path: str, calls_before: AbstractSet[str]
     ) -> Item:
         """``path``: the entry's JSON path (``response.input[i]``), which every error about it names."""
         if entry.get("type") == "item_reference":

@@ -210,7 +210,9 @@ def check_connection(
         return Refusal(
             ProtocolError(
                 "missing_model",
-                "You must provide a model parameter, for example wss://api.openai.com/v1/realtime?model=gpt-realtime",
+                # The live message, verbatim (reference §0, S6): its example names gpt-realtime-1.5.
+                "You must provide a model parameter, for example "
+                "wss://api.openai.com/v1/realtime?model=gpt-realtime-1.5",
             ),
             REQUEST_CLOSE_CODE,
         )

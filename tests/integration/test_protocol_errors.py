@@ -271,6 +271,20 @@ async def test_refused_connections_get_error_then_close(engine_url, query, heade
         assert closing.type == aiohttp.WSMsgType.CLOSE and closing.data == close_code
 
 
+async def test_a_missing_model_is_refused_in_the_live_words(engine_url):
+    """No ``model`` on the URL: the live ``missing_model`` message, verbatim (reference §0, live S6), whose
+    example names ``gpt-realtime-1.5``."""
+    url = await engine_url()
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(f"{url}/realtime", headers={"Authorization": "Bearer sk-test"}) as ws,
+    ):
+        error = json.loads((await ws.receive(timeout=5)).data)["error"]
+        assert error["message"] == (
+            "You must provide a model parameter, for example wss://api.openai.com/v1/realtime?model=gpt-realtime-1.5"
+        )
+
+
 async def test_browser_subprotocol_key_is_accepted(engine_url):
     url = await engine_url(api_key="sk-right")
     async with (

@@ -1,5 +1,6 @@
 """``plain_schema.verdict``: never says valid when jsonschema says invalid, nor the reverse; and a message
-item of many plain parts is passed without jsonschema (its cost per part held the event loop)."""
+item of many plain parts, or a session of many plain tools, is passed without jsonschema (its cost per
+part or tool held the event loop)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from mockengine.protocol.client_events import parse_client_event
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.item_params import ITEM_SCHEMA, RESPONSE_SCHEMA, validate_item
 from mockengine.protocol.plain_schema import verdict
-from mockengine.protocol.session_schema import TOOLS_SCHEMA
+from mockengine.protocol.session_schema import SESSION_UPDATE_SCHEMA, TOOLS_SCHEMA
 
 SEEDS = [
     {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]},
@@ -35,6 +36,17 @@ SEEDS = [
     {"type": "mcp_approval_response", "approval_request_id": "a", "approve": True, "reason": None},
     {"conversation": "none", "metadata": {"k": "v"}, "max_output_tokens": 5, "output_modalities": ["text"]},
     [{"type": "function", "name": "f", "description": "d", "parameters": {"type": "object"}}],
+    {
+        "type": "realtime",
+        "instructions": "Be brief.",
+        "output_modalities": ["text"],
+        "tools": [{"type": "function", "name": "get_weather", "parameters": {"type": "object"}}],
+        "tool_choice": {"type": "function", "name": "get_weather"},
+        "max_output_tokens": 100,
+        "truncation": {"type": "retention_ratio", "retention_ratio": 0.5},
+        "tracing": {"workflow_name": "w"},
+        "audio": {"output": {"voice": "marin", "speed": 1.2}},
+    },
 ]
 ODD_VALUES: list[Any] = [None, True, False, 0, 1, 1.0, 2.5, "", "x", "user", "message", [], {}, [1], {"a": 1}]
 
@@ -69,7 +81,9 @@ def _mutations(value: Any, rng: random.Random) -> Any:
 
 
 @pytest.mark.parametrize(
-    "schema", [ITEM_SCHEMA, RESPONSE_SCHEMA, TOOLS_SCHEMA], ids=["item", "response", "tools"]
+    "schema",
+    [ITEM_SCHEMA, RESPONSE_SCHEMA, TOOLS_SCHEMA, SESSION_UPDATE_SCHEMA],
+    ids=["item", "response", "tools", "session"],
 )
 def test_verdict_agrees_with_jsonschema_when_sure(schema: dict[str, Any]) -> None:
     rng = random.Random(7)
@@ -88,7 +102,12 @@ def test_verdict_compares_json_values_not_python_ones() -> None:
     assert verdict(True, {"enum": [1]}) is not True
     assert verdict(1, {"const": True}) is not True
     assert verdict(1.0, {"type": "integer"}) is None  # an integer to JSON Schema: jsonschema decides
-    assert verdict("a", {"pattern": "b"}) is None
+    assert verdict("a", {"pattern": "b"}) is False
+    assert verdict(5, {"pattern": "b"}) is True  # a pattern constrains only strings
+    assert verdict(True, {"minimum": 3}) is True  # a boolean is no number to JSON Schema
+    assert verdict(2, {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 3}]}) is False
+    assert verdict("a", {"anyOf": [{"pattern": "a"}, {"$ref": "#"}]}) is True
+    assert verdict("b", {"anyOf": [{"pattern": "a"}, {"$ref": "#"}]}) is None
 
 
 def test_a_plain_message_of_many_parts_is_passed_without_jsonschema(monkeypatch) -> None:
@@ -112,6 +131,52 @@ def test_a_plain_message_of_many_parts_is_passed_without_jsonschema(monkeypatch)
     )
     assert len(event.item["content"]) == 20_000  # type: ignore[attr-defined]
     assert asked == []
+
+
+def test_a_session_of_many_plain_tools_is_passed_without_jsonschema(monkeypatch) -> None:
+    """60,000 function tools (7 MB) held every session of the engine for ~40 s in jsonschema, on the
+    event loop: a tool's ``name`` has a ``pattern`` and the session's fields ``anyOf``s, which the plain
+    look deferred whole."""
+    asked: list[Any] = []
+    real = schema_errors.VALIDATOR_CLASS
+
+    class Counting(real):  # type: ignore[misc,valid-type]
+        def iter_errors(self, instance: Any, *args: Any, **kwargs: Any) -> Any:
+            asked.append(instance)
+            return super().iter_errors(instance, *args, **kwargs)
+
+    monkeypatch.setattr(schema_errors, "VALIDATOR_CLASS", Counting)
+    tools = [
+        {
+            "type": "function",
+            "name": f"tool_{n}",
+            "description": "d",
+            "parameters": {"type": "object", "properties": {"x": {"type": "string"}}},
+        }
+        for n in range(2_000)
+    ]
+    session = {**SEEDS[-1], "tools": tools, "tool_choice": "required", "max_output_tokens": "inf"}
+    event = parse_client_event(json.dumps({"type": "session.update", "session": session}))
+    assert len(event.session["tools"]) == 2_000  # type: ignore[attr-defined]
+    assert asked == []
+
+
+@pytest.mark.parametrize(
+    ("bad_tool", "param", "code"),
+    [
+        ({"type": "function", "name": "bad name!"}, "session.tools[3].name", "invalid_value"),
+        ({"type": "function", "name": "x" * 65}, "session.tools[3].name", "invalid_value"),
+        ({"type": "function"}, "session.tools[3].name", "missing_required_parameter"),
+        ({"type": "function", "name": "f", "strict": True}, "session.tools[3].strict", "unknown_parameter"),
+    ],
+)
+def test_a_bad_tool_among_plain_ones_gets_jsonschemas_error(bad_tool: Any, param: str, code: str) -> None:
+    tools = [{"type": "function", "name": f"t{n}"} for n in range(3)] + [bad_tool]
+    with pytest.raises(ProtocolError) as raised:
+        parse_client_event(
+            json.dumps({"type": "session.update", "session": {"type": "realtime", "tools": tools}})
+        )
+    assert (raised.value.param, raised.value.code) == (param, code)
 
 
 @pytest.mark.parametrize(
