@@ -170,6 +170,28 @@ def tool_choice_without_tools() -> ChatError:
     )
 
 
+def parallel_tool_calls_without_tools() -> ChatError:
+    # The live body (openai/swarm#30): param ``parallel_tool_calls``, code null.
+    return ChatError(
+        400,
+        "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are "
+        "specified.",
+        "parallel_tool_calls",
+    )
+
+
+def max_tokens_unsupported() -> ChatError:
+    # The live body on o-series and gpt-5 models (microsoft/vscode-copilot-release#8065,
+    # griptape-ai/ComfyUI-Griptape#312).
+    return ChatError(
+        400,
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' "
+        "instead.",
+        "max_tokens",
+        "unsupported_parameter",
+    )
+
+
 def unknown_tool_choice(name: str, param: str) -> ChatError:
     # Wording ours: no public report of the live message was found.
     return ChatError(

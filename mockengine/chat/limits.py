@@ -1,5 +1,5 @@
-"""What the live Chat Completions API refuses by size: more than 128 tools, and a prompt longer than the
-model's context window (docs/chat.md, "Limits").
+"""What the live Chat Completions API refuses by size or by model: more than 128 tools, a prompt longer
+than the model's context window (docs/chat.md, "Limits"), and ``max_tokens`` on a reasoning model.
 
 The prompt is measured with the engine's own token count (``shaping.prompt_tokens``, the rule usage
 reports), not the live tokenizer, so a prompt near the window may be refused here and not there, or the
@@ -7,6 +7,8 @@ other way round.
 """
 
 from __future__ import annotations
+
+import re
 
 from mockengine.chat import errors
 
@@ -16,6 +18,25 @@ MAX_TOOLS = 128  # "Invalid 'tools': array too long. Expected an array with maxi
 # (scenario models ``mockengine-NAME`` included) gets DEFAULT_CONTEXT_WINDOW.
 CONTEXT_WINDOWS = {"gpt-4.1": 1_047_576, "gpt-5": 400_000, "gpt-4o": 128_000}
 DEFAULT_CONTEXT_WINDOW = 128_000
+
+
+# The reasoning models, which take ``max_completion_tokens`` only: the o-series and gpt-5 and later, with
+# any variant or snapshot, fine-tuned ones too. The ``-chat`` variants (``gpt-5-chat-latest``) are left
+# out: whether they refuse ``max_tokens`` is not public, and the engine is lenient where unsure.
+_REASONING_MODEL = re.compile(r"^(?:ft:)?(?:o\d+|gpt-(?:[5-9]|\d{2,})(?:\.\d+)?)(?:-[a-z0-9.]+)*(?::.*)?$")
+
+
+def is_reasoning_model(model: str) -> bool:
+    """True for an o-series or gpt-5-and-later model name (``o3-mini``, ``gpt-5.1``,
+    ``ft:o4-mini-…:org::id``), not a ``-chat`` variant."""
+    return bool(_REASONING_MODEL.match(model)) and "-chat" not in model
+
+
+def check_max_tokens(model: str, max_tokens: object) -> None:
+    """400 ``unsupported_parameter`` (param ``max_tokens``) when a reasoning model is given ``max_tokens``
+    (null is not given)."""
+    if max_tokens is not None and is_reasoning_model(model):
+        raise errors.max_tokens_unsupported()
 
 
 def context_window(model: str) -> int:
