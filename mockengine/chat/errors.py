@@ -192,6 +192,28 @@ def max_tokens_unsupported() -> ChatError:
     )
 
 
+def temperature_unsupported_value(value: float) -> ChatError:
+    # The live body on gpt-5 and o3 (owndev/Open-WebUI-Functions#98, glebm/i18n-tasks#672,
+    # BeehiveInnovations/pal-mcp-server#78): the number shown as sent (0, 0.0, 0.01).
+    return ChatError(
+        400,
+        f"Unsupported value: 'temperature' does not support {value!r} with this model. Only the default (1) "
+        "value is supported.",
+        "temperature",
+        "unsupported_value",
+    )
+
+
+def temperature_unsupported_parameter() -> ChatError:
+    # The live body on o3-mini (BeehiveInnovations/pal-mcp-server#78, lobehub/lobehub#5690).
+    return ChatError(
+        400,
+        "Unsupported parameter: 'temperature' is not supported with this model.",
+        "temperature",
+        "unsupported_parameter",
+    )
+
+
 def unknown_tool_choice(name: str, param: str) -> ChatError:
     # Wording ours: no public report of the live message was found.
     return ChatError(

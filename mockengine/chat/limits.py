@@ -1,5 +1,6 @@
 """What the live Chat Completions API refuses by size or by model: more than 128 tools, a prompt longer
-than the model's context window (docs/chat.md, "Limits"), and ``max_tokens`` on a reasoning model.
+than the model's context window (docs/chat.md, "Limits"), and ``max_tokens`` or a ``temperature`` other
+than 1 on a reasoning model.
 
 The prompt is measured with the engine's own token count (``shaping.prompt_tokens``, the rule usage
 reports), not the live tokenizer, so a prompt near the window may be refused here and not there, or the
@@ -37,6 +38,25 @@ def check_max_tokens(model: str, max_tokens: object) -> None:
     (null is not given)."""
     if max_tokens is not None and is_reasoning_model(model):
         raise errors.max_tokens_unsupported()
+
+
+# Reasoning models whose live refusal of ``temperature`` is not public (the engine takes it there).
+_TEMPERATURE_UNKNOWN = re.compile(r"^(?:ft:)?o(?:1|4)-mini(?:-|:|$)")
+_TEMPERATURE_NO_PARAMETER = re.compile(r"^(?:ft:)?o3-mini(?:-|:|$)")
+
+
+def check_temperature(model: str, temperature: object) -> None:
+    """A reasoning model takes only the default ``temperature`` (1; null is not given): any other is the
+    live 400, ``unsupported_parameter`` on o3-mini, else ``unsupported_value``. Chat Completions only
+    (the Responses API's wording is not public). ``temperature`` is already checked to be a number."""
+    if temperature is None or temperature == 1 or not is_reasoning_model(model):
+        return
+    if _TEMPERATURE_UNKNOWN.match(model):
+        return
+    if _TEMPERATURE_NO_PARAMETER.match(model):
+        raise errors.temperature_unsupported_parameter()
+    assert isinstance(temperature, int | float)
+    raise errors.temperature_unsupported_value(temperature)
 
 
 def context_window(model: str) -> int:

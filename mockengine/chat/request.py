@@ -22,7 +22,7 @@ from mockengine.brain.model import ForcedTool, ToolChoice, ToolSpec
 from mockengine.chat import errors, schema
 from mockengine.chat.audio import CHAT_VOICES, STREAM_AUDIO_FORMATS, AudioOutput, audio_support
 from mockengine.chat.errors import ChatError
-from mockengine.chat.limits import check_max_tokens, check_tool_count
+from mockengine.chat.limits import check_max_tokens, check_temperature, check_tool_count
 from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.schema_errors import VALIDATOR_CLASS, json_type_name, validate
@@ -106,8 +106,13 @@ class ChatRequest:
 
 
 def parse_request(raw: bytes) -> ChatRequest:
-    """Parse and validate a request body; raises ChatError (400) for anything the live service refuses."""
-    return parse_body(load_json_object(raw))
+    """Parse and validate a Chat Completions request body; raises ChatError (400) for anything the live
+    service refuses."""
+    body = load_json_object(raw)
+    request = parse_body(body)
+    # Chat Completions only: the Responses API (parse_body's other caller) words it otherwise.
+    check_temperature(request.model, body.get("temperature"))
+    return request
 
 
 def load_json_object(raw: bytes) -> dict[str, Any]:

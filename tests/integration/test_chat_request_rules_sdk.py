@@ -82,7 +82,61 @@ async def test_max_tokens_on_a_reasoning_model_is_unsupported(sdk, model) -> Non
     assert served.choices[0].finish_reason == "length"
 
 
-@pytest.mark.parametrize("model", ["gpt-4o-mini", "gpt-4.1", "gpt-3.5-turbo", "gpt-5-chat-latest", "mockengine-default"])
+@pytest.mark.parametrize(
+    "model", ["gpt-4o-mini", "gpt-4.1", "gpt-3.5-turbo", "gpt-5-chat-latest", "mockengine-default"]
+)
 async def test_max_tokens_on_other_models_is_served(sdk, model) -> None:
     served = await sdk.chat.completions.create(model=model, messages=HELLO, max_tokens=3)
     assert served.choices[0].finish_reason == "length" and served.usage.completion_tokens == 3
+
+
+# ``temperature`` on a reasoning model: the live bodies quoted in owndev/Open-WebUI-Functions#98 (gpt-5),
+# QwenLM/qwen-code#921 and glebm/i18n-tasks#672 (gpt-5-mini: "does not support 0" / "0.0", the number as
+# sent), BeehiveInnovations/pal-mcp-server#78 (o3: unsupported_value; o3-mini: unsupported_parameter).
+@pytest.mark.parametrize(
+    ("model", "temperature", "shown"),
+    [("gpt-5", 0.01, "0.01"), ("gpt-5-mini", 0, "0"), ("gpt-5-mini", 0.0, "0.0"), ("o3", 0.2, "0.2")],
+)
+async def test_temperature_other_than_1_on_a_reasoning_model_is_unsupported(
+    sdk, model, temperature, shown
+) -> None:
+    with pytest.raises(openai.BadRequestError) as refused:
+        await sdk.chat.completions.create(model=model, messages=HELLO, temperature=temperature)
+    error = refused.value
+    assert (error.type, error.param, error.code) == (
+        "invalid_request_error",
+        "temperature",
+        "unsupported_value",
+    )
+    assert error.body["message"] == (
+        f"Unsupported value: 'temperature' does not support {shown} with this model. Only the default (1) "
+        "value is supported."
+    )
+    for served in (1, 1.0, None):
+        answer = await sdk.post(
+            "/chat/completions",
+            body={"model": model, "messages": HELLO, "temperature": served},
+            cast_to=object,
+        )
+        assert answer["choices"][0]["message"]["content"]
+
+
+async def test_temperature_on_o3_mini_is_an_unsupported_parameter(sdk) -> None:
+    with pytest.raises(openai.BadRequestError) as refused:
+        await sdk.chat.completions.create(model="o3-mini", messages=HELLO, temperature=0.2)
+    error = refused.value
+    assert (error.param, error.code) == ("temperature", "unsupported_parameter")
+    assert error.body["message"] == "Unsupported parameter: 'temperature' is not supported with this model."
+
+
+@pytest.mark.parametrize("model", ["gpt-4o-mini", "gpt-4.1", "gpt-5-chat-latest", "o4-mini", "o1-mini"])
+async def test_temperature_on_other_models_is_served(sdk, model) -> None:
+    # o4-mini and o1-mini: their live answer is not public, so the engine takes it.
+    served = await sdk.chat.completions.create(model=model, messages=HELLO, temperature=0.2)
+    assert served.choices[0].message.content
+
+
+async def test_the_responses_api_is_not_checked_for_temperature(sdk) -> None:
+    # The Responses API's wording for it is not public; left as it was.
+    response = await sdk.responses.create(model="gpt-5", input="Hello", temperature=0.2)
+    assert response.status == "completed"
