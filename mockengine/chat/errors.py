@@ -214,6 +214,16 @@ def temperature_unsupported_parameter() -> ChatError:
     )
 
 
+def stop_unsupported() -> ChatError:
+    # The live body on gpt-5, gpt-5-mini and gpt-5-nano (huggingface/smolagents#1662, #1671).
+    return ChatError(
+        400,
+        "Unsupported parameter: 'stop' is not supported with this model.",
+        "stop",
+        "unsupported_parameter",
+    )
+
+
 def unknown_tool_choice(name: str, param: str) -> ChatError:
     # Wording ours: no public report of the live message was found.
     return ChatError(

@@ -1,6 +1,6 @@
 """What the live Chat Completions API refuses by size or by model: more than 128 tools, a prompt longer
-than the model's context window (docs/chat.md, "Limits"), and ``max_tokens`` or a ``temperature`` other
-than 1 on a reasoning model.
+than the model's context window (docs/chat.md, "Limits"), ``max_tokens`` or a ``temperature`` other than
+1 on a reasoning model, and ``stop`` on the gpt-5 models.
 
 The prompt is measured with the engine's own token count (``shaping.prompt_tokens``, the rule usage
 reports), not the live tokenizer, so a prompt near the window may be refused here and not there, or the
@@ -57,6 +57,18 @@ def check_temperature(model: str, temperature: object) -> None:
         raise errors.temperature_unsupported_parameter()
     assert isinstance(temperature, int | float)
     raise errors.temperature_unsupported_value(temperature)
+
+
+# The gpt-5 models without a minor version (gpt-5, gpt-5-mini, gpt-5-nano, their snapshots), which
+# refuse ``stop``; gpt-5.5 takes it, the other gpt-5.x and the o-series are not public (taken).
+_NO_STOP = re.compile(r"^(?:ft:)?gpt-5(?:-[a-z0-9]+)*(?::.*)?$")
+
+
+def check_stop(model: str, stop: object) -> None:
+    """400 ``unsupported_parameter`` (param ``stop``) for stop sequences on a gpt-5 model (not a
+    ``-chat`` variant); null or an empty list is not given."""
+    if stop and _NO_STOP.match(model) and "-chat" not in model:
+        raise errors.stop_unsupported()
 
 
 def context_window(model: str) -> int:

@@ -22,7 +22,7 @@ from mockengine.brain.model import ForcedTool, ToolChoice, ToolSpec
 from mockengine.chat import errors, schema
 from mockengine.chat.audio import CHAT_VOICES, STREAM_AUDIO_FORMATS, AudioOutput, audio_support
 from mockengine.chat.errors import ChatError
-from mockengine.chat.limits import check_max_tokens, check_temperature, check_tool_count
+from mockengine.chat.limits import check_max_tokens, check_stop, check_temperature, check_tool_count
 from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.schema_errors import VALIDATOR_CLASS, json_type_name, validate
@@ -142,6 +142,7 @@ def parse_body(body: dict[str, Any]) -> ChatRequest:
     check_tool_count(body.get("functions"))
     _check_fields(body)
     check_max_tokens(body["model"], body.get("max_tokens"))
+    check_stop(body["model"], body.get("stop"))
     _check_logit_bias(body.get("logit_bias"))
     if body.get("top_logprobs") is not None and body.get("logprobs") is not True:
         raise errors.top_logprobs_without_logprobs()

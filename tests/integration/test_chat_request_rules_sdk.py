@@ -140,3 +140,28 @@ async def test_the_responses_api_is_not_checked_for_temperature(sdk) -> None:
     # The Responses API's wording for it is not public; left as it was.
     response = await sdk.responses.create(model="gpt-5", input="Hello", temperature=0.2)
     assert response.status == "completed"
+
+
+# ``stop`` on the gpt-5 models: the live body quoted in huggingface/smolagents#1671 (gpt-5-mini) and #1662
+# (gpt-5, gpt-5-mini, gpt-5-nano), BittnerPierre/AI-Agent-Casebook#133 (gpt-5 through LangChain).
+@pytest.mark.parametrize("model", ["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-5-mini-2025-08-07"])
+@pytest.mark.parametrize("stop", ["\nObservation:", ["END", "STOP"]])
+async def test_stop_on_a_gpt5_model_is_unsupported(sdk, model, stop) -> None:
+    with pytest.raises(openai.BadRequestError) as refused:
+        await sdk.chat.completions.create(model=model, messages=HELLO, stop=stop)
+    error = refused.value
+    assert (error.type, error.param, error.code) == ("invalid_request_error", "stop", "unsupported_parameter")
+    assert error.body["message"] == "Unsupported parameter: 'stop' is not supported with this model."
+
+
+@pytest.mark.parametrize("model", ["gpt-4o-mini", "gpt-4.1", "gpt-5-chat-latest", "gpt-5.5", "o3"])
+async def test_stop_on_other_models_is_served(sdk, model) -> None:
+    # gpt-5.5 takes it (BerriAI/litellm#28650); o3's and gpt-5.1's answers are not public: taken.
+    served = await sdk.chat.completions.create(model=model, messages=HELLO, stop=["Nice"])
+    assert served.choices[0].finish_reason == "stop"
+    assert "Nice" not in (served.choices[0].message.content or "")
+    for empty in (None, []):
+        answer = await sdk.post(
+            "/chat/completions", body={"model": "gpt-5", "messages": HELLO, "stop": empty}, cast_to=object
+        )
+        assert answer["choices"][0]["message"]["content"]
