@@ -14,6 +14,7 @@ import dataclasses
 import functools
 import itertools
 import logging
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -102,7 +103,10 @@ def authenticate(headers: Mapping[str, str], settings: Settings) -> str:
 
 
 def error_response(error: ChatError) -> web.Response:
-    response = web.json_response(error.body(), status=error.status)
+    """The OpenAI-shaped error body at its status, with an ``x-request-id`` of its own (``req_`` + 32 hex
+    digits, as every live response carries one; the SDK's ``APIStatusError.request_id``)."""
+    headers = {"x-request-id": "req_" + secrets.token_hex(16)}
+    response = web.json_response(error.body(), status=error.status, headers=headers)
     if error.close_connection:
         response.force_close()
     return response
