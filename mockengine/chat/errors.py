@@ -170,6 +170,60 @@ def tool_choice_without_tools() -> ChatError:
     )
 
 
+def parallel_tool_calls_without_tools() -> ChatError:
+    # The live body (openai/swarm#30): param ``parallel_tool_calls``, code null.
+    return ChatError(
+        400,
+        "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are "
+        "specified.",
+        "parallel_tool_calls",
+    )
+
+
+def max_tokens_unsupported() -> ChatError:
+    # The live body on o-series and gpt-5 models (microsoft/vscode-copilot-release#8065,
+    # griptape-ai/ComfyUI-Griptape#312).
+    return ChatError(
+        400,
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' "
+        "instead.",
+        "max_tokens",
+        "unsupported_parameter",
+    )
+
+
+def temperature_unsupported_value(value: float) -> ChatError:
+    # The live body on gpt-5 and o3 (owndev/Open-WebUI-Functions#98, glebm/i18n-tasks#672,
+    # BeehiveInnovations/pal-mcp-server#78): the number shown as sent (0, 0.0, 0.01).
+    return ChatError(
+        400,
+        f"Unsupported value: 'temperature' does not support {value!r} with this model. Only the default (1) "
+        "value is supported.",
+        "temperature",
+        "unsupported_value",
+    )
+
+
+def temperature_unsupported_parameter() -> ChatError:
+    # The live body on o3-mini (BeehiveInnovations/pal-mcp-server#78, lobehub/lobehub#5690).
+    return ChatError(
+        400,
+        "Unsupported parameter: 'temperature' is not supported with this model.",
+        "temperature",
+        "unsupported_parameter",
+    )
+
+
+def stop_unsupported() -> ChatError:
+    # The live body on gpt-5, gpt-5-mini and gpt-5-nano (huggingface/smolagents#1662, #1671).
+    return ChatError(
+        400,
+        "Unsupported parameter: 'stop' is not supported with this model.",
+        "stop",
+        "unsupported_parameter",
+    )
+
+
 def unknown_tool_choice(name: str, param: str) -> ChatError:
     # Wording ours: no public report of the live message was found.
     return ChatError(

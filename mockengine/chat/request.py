@@ -22,7 +22,7 @@ from mockengine.brain.model import ForcedTool, ToolChoice, ToolSpec
 from mockengine.chat import errors, schema
 from mockengine.chat.audio import CHAT_VOICES, STREAM_AUDIO_FORMATS, AudioOutput, audio_support
 from mockengine.chat.errors import ChatError
-from mockengine.chat.limits import check_tool_count
+from mockengine.chat.limits import check_max_tokens, check_stop, check_temperature, check_tool_count
 from mockengine.protocol.codec import loads_strict
 from mockengine.protocol.errors import ProtocolError
 from mockengine.protocol.schema_errors import VALIDATOR_CLASS, json_type_name, validate
@@ -106,8 +106,13 @@ class ChatRequest:
 
 
 def parse_request(raw: bytes) -> ChatRequest:
-    """Parse and validate a request body; raises ChatError (400) for anything the live service refuses."""
-    return parse_body(load_json_object(raw))
+    """Parse and validate a Chat Completions request body; raises ChatError (400) for anything the live
+    service refuses."""
+    body = load_json_object(raw)
+    request = parse_body(body)
+    # Chat Completions only: the Responses API (parse_body's other caller) words it otherwise.
+    check_temperature(request.model, body.get("temperature"))
+    return request
 
 
 def load_json_object(raw: bytes) -> dict[str, Any]:
@@ -136,6 +141,8 @@ def parse_body(body: dict[str, Any]) -> ChatRequest:
     check_tool_count(body.get("tools"))
     check_tool_count(body.get("functions"))
     _check_fields(body)
+    check_max_tokens(body["model"], body.get("max_tokens"))
+    check_stop(body["model"], body.get("stop"))
     _check_logit_bias(body.get("logit_bias"))
     if body.get("top_logprobs") is not None and body.get("logprobs") is not True:
         raise errors.top_logprobs_without_logprobs()
@@ -159,6 +166,8 @@ def parse_body(body: dict[str, Any]) -> ChatRequest:
     _check_tool_schemas(declared, legacy)
     wanted = _legacy_choice(body.get("function_call"), declared) if legacy else body.get("tool_choice")
     tools, custom, choice = _tools_and_choice(declared, wanted)
+    if body.get("parallel_tool_calls") is not None and not declared:
+        raise errors.parallel_tool_calls_without_tools()
     stream = bool(body.get("stream"))
     options = body.get("stream_options")
     if options is not None and not stream:

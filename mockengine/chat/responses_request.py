@@ -104,6 +104,9 @@ def translate(body: dict[str, Any], history: Sequence[dict[str, Any]] | None = N
     tools = _tools(body["tools"]) if body.get("tools") is not None else []
     if tools:
         chat_body["tools"] = tools
+    elif isinstance(body.get("parallel_tool_calls"), bool):
+        # The Responses API takes it without tools (and echoes it); the chat side refuses it there.
+        del chat_body["parallel_tool_calls"]
     if body.get("tool_choice") is not None:
         chat_body["tool_choice"] = _tool_choice(body["tool_choice"])
     response_format = _response_format(body.get("text"))

@@ -129,7 +129,8 @@ def _envelope(request: ResponsesRequest, response_id: str, created_at: int) -> d
         "max_tool_calls": None,
         "model": reported_model(request.model),
         "output": [],
-        "parallel_tool_calls": request.chat.parallel_tool_calls,
+        # As asked, tools or not (the chat translation drops it when there are none).
+        "parallel_tool_calls": body.get("parallel_tool_calls") is not False,
         "previous_response_id": body.get("previous_response_id"),
         "prompt_cache_key": body.get("prompt_cache_key"),
         "reasoning": {"effort": None, "summary": None, **(body.get("reasoning") or {})},

@@ -274,8 +274,18 @@ def _structured(text: str, request: ChatRequest, index: int, said: str, wrap: bo
         emptied = _without_item(value, text)
         value = emptied if validator.is_valid(emptied) else value
     if said and isinstance(value, dict):
-        value = _with_words(value, schema, said, validator)
+        value = _with_words(value, schema, said, _format_checked(validator, value))
     return json.dumps(value, ensure_ascii=False)
+
+
+def _format_checked(validator: Draft202012Validator, built: Any) -> Draft202012Validator:
+    """``validator`` checking string ``format``s too (``uuid``, ``email``, ``date``, …, those jsonschema
+    checks without extra packages) when the ``built`` value passes it, so that no words put in later (a
+    ``"name"`` the filler read for an ``id``, the ``"unknown"`` of an identifier nobody said) break a
+    format the live model keeps; else ``validator`` as it is (a format the builder does not write, such
+    as ``ipv4``, must not keep every word out)."""
+    checked = Draft202012Validator(validator.schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    return checked if checked.is_valid(built) else validator
 
 
 def _without_item(value: Any, text: str) -> Any:

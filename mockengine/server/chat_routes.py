@@ -14,8 +14,9 @@ import dataclasses
 import functools
 import itertools
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -53,6 +54,7 @@ from mockengine.server.streamed import SSE_CONTENT_TYPE, compact_json, send_stre
 from mockengine.server.trace import Tracer
 from mockengine.settings import Settings
 
+T = TypeVar("T")
 log = logging.getLogger("mockengine.chat")
 
 # Listed first by GET /v1/models: HRP's connection test uses the first id as a text agent's model name,
@@ -101,7 +103,10 @@ def authenticate(headers: Mapping[str, str], settings: Settings) -> str:
 
 
 def error_response(error: ChatError) -> web.Response:
-    response = web.json_response(error.body(), status=error.status)
+    """The OpenAI-shaped error body at its status, with an ``x-request-id`` of its own (``req_`` + 32 hex
+    digits, as every live response carries one; the SDK's ``APIStatusError.request_id``)."""
+    headers = {"x-request-id": "req_" + secrets.token_hex(16)}
+    response = web.json_response(error.body(), status=error.status, headers=headers)
     if error.close_connection:
         response.force_close()
     return response
@@ -151,7 +156,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     try:
         key = authenticate(request.headers, resources.settings)
         raw = await read_body(request)
-        parsed = parse_request(raw)
+        parsed = await _checked(request, raw, parse_request, raw)
         _check_model(request, parsed.model)  # before the audio is heard: a refused request costs nothing
         chat = await hear(request, recall(request.app[AUDIO_STORE], parsed))
         completion = await speak_completion(request, chat, await decide(request, chat, key))
@@ -197,7 +202,7 @@ async def responses(request: web.Request) -> web.StreamResponse:
         body = resolve_references(load_body(raw), store.item)
         previous = body.get("previous_response_id")
         history = store.get(previous) if isinstance(previous, str) else None
-        wanted = translate(body, history)
+        wanted = await _checked(request, raw, translate, body, history)
         chat = wanted.chat
         _check_model(request, chat.model)
         ids = body_ids(wanted.body, resources.settings.seed)
@@ -389,6 +394,22 @@ async def speak_completion(request: web.Request, chat: ChatRequest, completion: 
     work = functools.partial(speak, completion, chat, resources.synthesizer)
     async with speech_admitted(request.app, "tts"):
         return await asyncio.get_running_loop().run_in_executor(resources.tts_executor, work)
+
+
+# A body up to this size is checked on the event loop (a few milliseconds at most, and a resent
+# conversation's messages are remembered as checked); a larger one, in the brain executor: a 1 MB
+# history of 20,000 new messages takes about 2 s to check (tests/integration/test_chat_parse_off_loop.py).
+CHECKED_ON_LOOP_BYTES = 16 * 1024
+
+
+async def _checked(request: web.Request, raw: bytes, check: Callable[..., T], *args: Any) -> T:
+    """``check(*args)`` (a request's parse and validation; raises ChatError), off the event loop in the
+    brain executor when ``raw`` is larger than CHECKED_ON_LOOP_BYTES, so other requests, sessions and
+    /healthz go on meanwhile."""
+    if len(raw) <= CHECKED_ON_LOOP_BYTES:
+        return check(*args)
+    executor = request.app[RESOURCES].brain_executor
+    return await asyncio.get_running_loop().run_in_executor(executor, functools.partial(check, *args))
 
 
 async def decide(
