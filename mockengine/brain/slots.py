@@ -107,10 +107,12 @@ def fill(
     description: str = "",
     *,
     depth: int = 0,
+    as_heard: str = "",
 ) -> Filled:
     """Arguments for a call described by ``schema`` (a JSON Schema object) from ``text``; the tool's
     ``description`` tells which words are its own, never a value. ``depth``: how deep in objects this
-    schema is (a required object parameter is filled as a call of its own, ``_fill_object``)."""
+    schema is (a required object parameter is filled as a call of its own, ``_fill_object``); ``as_heard``:
+    the words as heard when ``text`` is what an outer object left of them ("" for ``text``)."""
     properties = schema_values.properties_of(schema)  # a required name without one: a free string
     required = schema_values.required_of(schema)
     # a value taken back ("not Paris, Berlin") is no value; a town's US state said without its comma
@@ -133,12 +135,24 @@ def fill(
         # "Create a task: I have to renew my passport": after the request's own words, "I have to" frames
         # the task, which is "renew my passport" (it was "todo renew my passport")
         said = _NEED_AFTER_FRAME.sub(r"\g<frame> ", said, count=1)
-    work = _Work(verbatim.rewritten(said, to_dos=to_dos), today, text)
+    work = _Work(verbatim.rewritten(said, to_dos=to_dos), today, as_heard or text)
     filled = Filled()
 
     def nested(target: Mapping[str, Any], text: str) -> Filled:
-        """An object parameter's own parameters from ``text``, one object deeper."""
-        return fill(tool_name, target, text, referent, today, vocabulary, description, depth=depth + 1)
+        """An object parameter's own parameters from ``text``, one object deeper; the words as heard go
+        with them ("turn off my notifications": the switch's verb, cut as the tool's, says "off" of
+        ``preferences.notifications``, which was true by its own word)."""
+        return fill(
+            tool_name,
+            target,
+            text,
+            referent,
+            today,
+            vocabulary,
+            description,
+            depth=depth + 1,
+            as_heard=work.heard,
+        )
 
     kinds = {
         name: "other" if _untyped_object(sub, schema) else kinds_of.kind_of(name, sub)

@@ -1,0 +1,27 @@
+"""Over the wire, with the official ``openai`` SDK (Chat Completions on a real engine on loopback): stop
+brk31's breaks, a framework user's own tools (LiveKit's and Pipecat's shapes, the OpenAI Agents SDK's
+handoffs), each failed on its base (73f174c5) before its fix."""
+
+from __future__ import annotations
+
+from tests.own_tools import call_and_answer, chat_tool
+
+PREFERENCES = chat_tool(
+    "update_preferences",
+    "Update the user's preferences.",
+    {
+        "preferences": {
+            "type": "object",
+            "properties": {
+                "language": {"type": "string", "enum": ["English", "Spanish", "French", "German"]},
+                "notifications": {"type": "boolean"},
+            },
+        }
+    },
+)
+
+
+async def test_notifications_turned_off_alone_are_updated(engine) -> None:
+    # was no call: "You said Turn off notifications. Tell me more."
+    call, _ = await call_and_answer(engine, [PREFERENCES], "Turn off my notifications", '{"updated": true}')
+    assert call == ("update_preferences", {"preferences": {"notifications": False}})
