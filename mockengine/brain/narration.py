@@ -457,7 +457,7 @@ def _done_to(verb: str, preposition: str, target: list[str], arguments: Any, dat
     named = next(
         (v for k, v in strings if target and target[-1] in lexicon.identifier_words(k).split()), None
     )
-    where = named or (f"the {noun}" if noun else "")
+    where = named or (_handed_on_to(target) if verb in _HANDING else f"the {noun}" if noun else "")
     thing = next(
         (v for k, v in strings if v != named and _is_thing(k) and not k.lower().endswith("id")),
         "you" if verb in _HANDING else "it",  # transfer_to_department: the caller is put through
@@ -467,6 +467,19 @@ def _done_to(verb: str, preposition: str, target: list[str], arguments: Any, dat
     return f"{sentence} The confirmation is {code}." if code else sentence
 
 
+def _handed_on_to(target: list[str]) -> str:
+    """Where a call is handed on, as a model says it, from the words of the tool's name after "to"
+    (``transfer_to_<x>``): a department bare ("billing", "support"; it was "the billing"), a person
+    with "a" ("a human agent"), a group with "the" ("the sales team")."""
+    if not target:
+        return ""
+    if target[-1] in _HUMAN:
+        return f"a {' '.join(target)} agent" if target[-1] == "human" else f"a {' '.join(target)}"
+    return f"the {' '.join(target)}" if target[-1] in _GROUPS else " ".join(target)
+
+
+_HUMAN = frozenset(("human", "person", "agent", "representative", "operator", "specialist", "supervisor"))
+_GROUPS = frozenset(("team", "department", "desk", "line", "queue", "office", "manager"))
 # A tool name's word as a model says it: "I've sent the text", not "the sms".
 _SAID_AS = {"sms": "text", "mms": "text", "msg": "message", "dm": "message", "txt": "text"}
 # Verbs that hand a call (or the caller) on: their argument is where it goes ("to billing").

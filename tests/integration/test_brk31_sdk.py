@@ -25,3 +25,14 @@ async def test_notifications_turned_off_alone_are_updated(engine) -> None:
     # was no call: "You said Turn off notifications. Tell me more."
     call, _ = await call_and_answer(engine, [PREFERENCES], "Turn off my notifications", '{"updated": true}')
     assert call == ("update_preferences", {"preferences": {"notifications": False}})
+
+
+TO_BILLING = chat_tool("transfer_to_billing", "Transfer the caller to the billing department.", {})
+
+
+async def test_an_apps_own_transfer_is_said_done(engine) -> None:
+    # was the new agent's greeting: "Hi, you're through to the billing agent. How can I help?"
+    call, said = await call_and_answer(
+        engine, [TO_BILLING], "Transfer me to billing", '{"status": "transferred"}'
+    )
+    assert (call, said) == (("transfer_to_billing", {}), "I've transferred you to billing.")

@@ -9,7 +9,9 @@ from functools import partial
 
 import pytest
 
-from tests.brain_calls import MONDAY, calls_made, said, tool
+from mockengine.brain import TurnView
+from mockengine.brain.model import ToolSpec
+from tests.brain_calls import MONDAY, calls_made, reply_to, said, tool
 
 _tool, _calls = tool, calls_made
 _said = partial(said, today=MONDAY)
@@ -57,3 +59,71 @@ def test_a_switch_of_something_else_is_no_preference() -> None:
     assert _said("Turn off the lights", (UPDATE_PREFERENCES,)).tool_calls == ()
     assert _said("Turn off the lights", (FLAT_PREFERENCES,)).tool_calls == ()
     assert _said("What are notifications?", (FLAT_PREFERENCES,)).tool_calls == ()
+
+
+# 2. A ``transfer_to_<x>`` tool: the Agents SDK's handoff (its description "Handoff to the … agent", its
+# output ``{"assistant": …}``) gives the conversation to the new agent, which takes up the words; an app's
+# own transfer (a phone transfer, "Transfer the caller to the billing department.") is said done.
+def _answered(words: str, tool: ToolSpec, output: str, tools: tuple[ToolSpec, ...] = ()) -> str | None:
+    history = (
+        TurnView("u0", "user_text", words),
+        TurnView("c0", "function_call", "{}", name=tool.name, call_id="c0"),
+        TurnView("o0", "function_call_output", output, call_id="c0"),
+    )
+    return reply_to(history, tools or (tool,), today=MONDAY).text
+
+
+TO_BILLING = _tool("transfer_to_billing", "Transfer the caller to the billing department.", {})
+TO_HUMAN = _tool("transfer_to_human", "Transfer the call to a human agent.", {})
+TO_SUPPORT = _tool("transfer_to_support", "Transfer the user to support.", {})
+BILLING_HANDOFF = _tool(
+    "transfer_to_billing_agent",
+    "Handoff to the Billing Agent agent to handle the request. Refunds and billing questions.",
+    {},
+)
+
+
+@pytest.mark.parametrize(
+    ("words", "tool", "output", "said"),
+    [
+        (
+            "Transfer me to billing",
+            TO_BILLING,
+            '{"status": "transferred"}',
+            "I've transferred you to billing.",
+        ),
+        (
+            "I have a question about my bill",
+            TO_BILLING,
+            '{"result": "success"}',
+            "I've transferred you to billing.",
+        ),
+        ("Can I speak to a human?", TO_HUMAN, '{"success": true}', "I've transferred you to a human agent."),
+        ("Transfer me to support", TO_SUPPORT, '{"ok": true}', "I've transferred you to support."),
+    ],
+)
+def test_an_apps_own_transfer_is_said_done(words: str, tool: ToolSpec, output: str, said: str) -> None:
+    # was the new agent's greeting ("Hi, you're through to the billing agent. How can I help?") or the
+    # words echoed ("You said I have a question about my bill. Tell me more.")
+    assert _answered(words, tool, output) == said
+
+
+@pytest.mark.parametrize(
+    "words", ["I want a refund", "I have a question about my bill", "I was charged twice this month"]
+)
+def test_a_handoffs_new_agent_takes_up_the_words(words: str) -> None:
+    # was "You said I want a refund. Tell me more."
+    for output in ('{"assistant": "Billing Agent"}', '{"status": "ok"}'):
+        said = _answered(words, BILLING_HANDOFF, output)
+        assert said is not None and said.startswith(
+            ("Hi, you're through to the billing agent.", "This is the billing agent.")
+        ), said
+        assert "You said" not in said and words.lower() not in said.lower()
+
+
+def test_a_handoff_asked_for_alone_is_greeted_as_before() -> None:
+    said = _answered("Transfer me to billing", BILLING_HANDOFF, '{"assistant": "Billing Agent"}')
+    assert said in (
+        "Hi, you're through to the billing agent. How can I help?",
+        "This is the billing agent. What can I do for you?",
+    )
