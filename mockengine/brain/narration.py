@@ -316,6 +316,47 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     return f"Done: {named}{where}."
 
 
+def _booked_for(arguments: Any) -> str | None:
+    """The day (and time) a booking's arguments give, as a model says it: ``{date: "2026-12-12", time:
+    "19:00"}`` → "Saturday, December 12 at 7 pm"; ``{datetime: "2026-12-10T09:00:00"}`` → "Thursday,
+    December 10 at 9 am". None when no argument is an ISO date."""
+    if not isinstance(arguments, Mapping):
+        return None
+    day = clock = None
+    for value in arguments.values():
+        if not isinstance(value, str):
+            continue
+        stamp = _ISO_STAMP.fullmatch(value.strip())
+        if stamp is not None and day is None:
+            day = _spoken_day(stamp.group("day"))
+            clock = clock or (_spoken_clock(stamp.group("clock")) if stamp.group("clock") else None)
+        elif _CLOCK.fullmatch(value.strip()) and clock is None:
+            clock = _spoken_clock(value.strip())
+    if day is None:
+        return None
+    return f"{day} at {clock}" if clock else day
+
+
+def _spoken_clock(value: str) -> str | None:
+    """A 24-hour time as a model says it: "19:00" → "7 pm", "10:30" → "10:30 am", "12:00" → "12 pm"."""
+    match = _CLOCK.fullmatch(value)
+    if match is None:
+        return None
+    hour, minute = int(match.group(1)), int(match.group(2))
+    if hour > 23 or minute > 59:
+        return None
+    half = "am" if hour < 12 else "pm"
+    shown = hour % 12 or 12
+    return f"{shown} {half}" if minute == 0 else f"{shown}:{minute:02d} {half}"
+
+
+# An ISO date, with its time of day when it is a date-time ("2026-12-10T09:00:00", "… 09:00").
+_ISO_STAMP = re.compile(
+    r"(?P<day>\d{4}-\d{2}-\d{2})(?:[T ](?P<clock>\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+)
+_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::\d{2})?")
+
+
 def _spoken_day(value: str) -> str | None:
     """An ISO date as a model says it: "2026-12-12" → "Saturday, December 12"; None for any other
     string."""
@@ -405,7 +446,11 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     if number is not None:  # {"table": 12} after book_table: "I've booked table 12", which one it is
         thing = " ".join([*rest, number])
     done = f"{_past(verb)} {particle} {thing}" if particle and rest else f"{_past(verb)} {thing} {particle}"
-    sentence = f"I've {' '.join(done.split())}{_detail(verb, arguments, data)}."
+    detail = _detail(verb, arguments, data)
+    booked = _booked_for(arguments) if verb in _BOOKING_VERBS else None
+    if booked is not None:  # book_table {date, time}: "… the table for Saturday, December 12 at 7 pm."
+        detail = f"{detail} on {booked}" if detail else f" for {booked}"  # "from Boston to Denver on …"
+    sentence = f"I've {' '.join(done.split())}{detail}."
     state = _state(data)
     if state and _state_key(data) == "mode":  # a view's mode ("grid"): "It's in grid view."
         state = f"in {state} view"

@@ -4,7 +4,9 @@ handoffs), each failed on its base (73f174c5) before its fix."""
 
 from __future__ import annotations
 
-from tests.own_tools import call_and_answer, chat_tool
+from datetime import date
+
+from tests.own_tools import INTEGER, STRING, call_and_answer, chat_tool
 
 PREFERENCES = chat_tool(
     "update_preferences",
@@ -36,3 +38,24 @@ async def test_an_apps_own_transfer_is_said_done(engine) -> None:
         engine, [TO_BILLING], "Transfer me to billing", '{"status": "transferred"}'
     )
     assert (call, said) == (("transfer_to_billing", {}), "I've transferred you to billing.")
+
+
+BOOK_TABLE = chat_tool(
+    "book_table",
+    "Book a table at the restaurant.",
+    {"date": {"type": "string", "format": "date"}, "time": STRING, "party_size": INTEGER},
+)
+
+
+async def test_a_booking_says_its_day(engine) -> None:
+    # was "I've booked the table. It's confirmed.", the day left out
+    words = "Book a table for 4 on Saturday at 7pm"
+    (name, arguments), said = await call_and_answer(engine, [BOOK_TABLE], words, '{"status": "confirmed"}')
+    day = date.fromisoformat(arguments["date"])  # the engine's today decides which Saturday
+    assert (name, day.strftime("%A"), arguments["time"], arguments["party_size"]) == (
+        "book_table",
+        "Saturday",
+        "19:00",
+        4,
+    )
+    assert said == f"I've booked the table for Saturday, {day:%B} {day.day} at 7 pm. It's confirmed."

@@ -5,6 +5,7 @@ call (a switch said of a boolean the tool declares was read only for an on/off e
 
 from __future__ import annotations
 
+import json
 from functools import partial
 
 import pytest
@@ -127,3 +128,72 @@ def test_a_handoff_asked_for_alone_is_greeted_as_before() -> None:
         "Hi, you're through to the billing agent. How can I help?",
         "This is the billing agent. What can I do for you?",
     )
+
+
+# 3. A booking on a day says the day and time it is for, as a model says it (brk30's availability does).
+DATE = {"type": "string", "format": "date"}
+BOOK_TABLE = _tool(
+    "book_table",
+    "Book a table at the restaurant.",
+    {"date": DATE, "time": STRING, "party_size": {"type": "integer"}},
+)
+BOOK_APPOINTMENT = _tool("book_appointment", "Book an appointment.", {"date": DATE, "time": STRING})
+BOOK_FOR_NAME = _tool(
+    "book_table", "Book a table.", {"name": STRING, "date": DATE, "time": STRING}, ["name", "date", "time"]
+)
+SCHEDULE = _tool(
+    "schedule_appointment",
+    "Schedule an appointment.",
+    {"datetime": {"type": "string", "format": "date-time"}},
+)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "output", "said"),
+    [
+        (
+            BOOK_TABLE,
+            {"date": "2026-12-12", "time": "19:00", "party_size": 4},
+            '{"status": "confirmed"}',
+            "I've booked the table for Saturday, December 12 at 7 pm. It's confirmed.",
+        ),
+        (
+            BOOK_APPOINTMENT,
+            {"date": "2026-12-11", "time": "10:30"},
+            '{"success": true}',
+            "I've booked the appointment for Friday, December 11 at 10:30 am.",
+        ),
+        (
+            BOOK_APPOINTMENT,
+            {"date": "2026-12-15", "time": "15:00"},
+            '{"status": "confirmed", "confirmation": "R-123"}',
+            "I've booked the appointment for Tuesday, December 15 at 3 pm. It's confirmed, and the "
+            "confirmation is R-123.",
+        ),
+        (
+            BOOK_FOR_NAME,
+            {"name": "Smith", "date": "2026-12-12", "time": "12:00"},
+            '{"status": "confirmed"}',
+            "I've booked the table for Smith on Saturday, December 12 at 12 pm. It's confirmed.",
+        ),
+        (
+            SCHEDULE,
+            {"datetime": "2026-12-10T09:00:00"},
+            '{"status": "scheduled"}',
+            "I've scheduled the appointment for Thursday, December 10 at 9 am.",
+        ),
+    ],
+)
+def test_a_booking_says_its_day(tool: ToolSpec, arguments: dict[str, object], output: str, said: str) -> None:
+    # was "I've booked the table. It's confirmed.", the day left out
+    history = (
+        TurnView("u0", "user_text", "Book it"),
+        TurnView("c0", "function_call", json.dumps(arguments), name=tool.name, call_id="c0"),
+        TurnView("o0", "function_call_output", output, call_id="c0"),
+    )
+    assert reply_to(history, (tool,), today=MONDAY).text == said
+
+
+def test_a_booking_made_by_the_words_says_its_day() -> None:
+    reply = _said("Book a table for 4 on Saturday at 7pm", (BOOK_TABLE,))
+    assert calls_made(reply) == [("book_table", {"date": "2026-12-12", "time": "19:00", "party_size": 4})]
