@@ -197,3 +197,26 @@ def test_a_booking_says_its_day(tool: ToolSpec, arguments: dict[str, object], ou
 def test_a_booking_made_by_the_words_says_its_day() -> None:
     reply = _said("Book a table for 4 on Saturday at 7pm", (BOOK_TABLE,))
     assert calls_made(reply) == [("book_table", {"date": "2026-12-12", "time": "19:00", "party_size": 4})]
+
+
+# 5. A framework user's own tools from the SDKs' examples.
+# The Agents SDK's airline example: a policy question ("How many bags can I bring …") is the FAQ's, not a
+# question about the assistant (it said "I can faq lookup tool for you.").
+FAQ = _tool("faq_lookup_tool", "Lookup frequently asked questions.", {"question": STRING})
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "How many bags can I bring on the plane?",
+        "How much luggage can I take on board?",
+        "Is it safe to bring a power bank on the plane?",
+    ],
+)
+def test_a_policy_question_goes_to_the_faq(words: str) -> None:
+    assert _calls(_said(words, (FAQ,))) == [("faq_lookup_tool", {"question": words})]
+
+
+@pytest.mark.parametrize("words", ["What can you do?", "How does this work?", "What are you?"])
+def test_a_question_about_the_assistant_is_still_answered_so(words: str) -> None:
+    assert _said(words, (FAQ,)).tool_calls == ()
