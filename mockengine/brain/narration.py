@@ -316,6 +316,46 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     return f"Done: {named}{where}."
 
 
+def _switched(words: list[str], arguments: Any) -> str | None:
+    """A switch thrown by a tool that toggles a thing (LiveKit's ``toggle_light(room, on: bool)``): "I've
+    turned off the kitchen light." (it was "Done: kitchen."); None unless the name opens with a switch
+    verb and one argument is a boolean."""
+    if not words or words[0] not in _SWITCH_VERBS or not isinstance(arguments, Mapping):
+        return None
+    flags = [v for v in arguments.values() if isinstance(v, bool)]
+    if len(flags) != 1:
+        return None
+    rest = [w for w in words[1:] if w not in _PARTICLES]
+    place = next(
+        (v for k, v in arguments.items() if isinstance(v, str) and v.strip() and _names_place(str(k))),
+        None,
+    )
+    thing = " ".join(([place.strip()] if place else []) + rest)
+    return f"I've turned {'on' if flags[0] else 'off'} the {thing}." if thing else None
+
+
+_SWITCH_VERBS = frozenset(("toggle", "switch", "turn"))
+
+
+def _names_place(key: str) -> bool:
+    """A parameter that holds where (``room``, ``location``, ``city``)."""
+    words = set(lexicon.identifier_words(key).split())
+    return implied.holds_place(key) or bool(words & {"room", "location", "place", "area", "zone"})
+
+
+def _level_set(verb: str, rest: list[str], arguments: Any) -> str:
+    """ " to 80" after a level set (``set_volume {volume: 80}``: "I've set the volume to 80."; it said
+    "I've set the volume."): the number whose parameter is named for the thing set; "" otherwise."""
+    if verb not in ("set", "adjust", "change") or not rest or not isinstance(arguments, Mapping):
+        return ""
+    levels = [
+        v
+        for k, v in arguments.items()
+        if _is_number(v) and set(lexicon.identifier_words(str(k)).split()) & set(rest)
+    ]
+    return f" to {_amount(levels[0])}" if len(levels) == 1 else ""
+
+
 def _booked_for(arguments: Any) -> str | None:
     """The day (and time) a booking's arguments give, as a model says it: ``{date: "2026-12-12", time:
     "19:00"}`` → "Saturday, December 12 at 7 pm"; ``{datetime: "2026-12-10T09:00:00"}`` → "Thursday,
@@ -425,6 +465,9 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     kitchen."; send_chat {to: Dario} → "I've sent the chat to Dario.". None when the name opens with no
     verb (the caller says "Done: …")."""
     words = lexicon.identifier_words(name).split()
+    switched = _switched(words, arguments)
+    if switched is not None:
+        return switched
     # an action's own verb, not a noun of one ("favorites", "bookings")
     if not words or not (
         words[0] in _VERBS
@@ -446,7 +489,7 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     if number is not None:  # {"table": 12} after book_table: "I've booked table 12", which one it is
         thing = " ".join([*rest, number])
     done = f"{_past(verb)} {particle} {thing}" if particle and rest else f"{_past(verb)} {thing} {particle}"
-    detail = _detail(verb, arguments, data)
+    detail = _detail(verb, arguments, data) or _level_set(verb, rest, arguments)
     booked = _booked_for(arguments) if verb in _BOOKING_VERBS else None
     if booked is not None:  # book_table {date, time}: "… the table for Saturday, December 12 at 7 pm."
         detail = f"{detail} on {booked}" if detail else f" for {booked}"  # "from Boston to Denver on …"

@@ -59,3 +59,29 @@ async def test_a_booking_says_its_day(engine) -> None:
         4,
     )
     assert said == f"I've booked the table for Saturday, {day:%B} {day.day} at 7 pm. It's confirmed."
+
+
+FAQ = chat_tool("faq_lookup_tool", "Lookup frequently asked questions.", {"question": STRING})
+TOGGLE_LIGHT = chat_tool(
+    "toggle_light", "Turn a light on or off.", {"room": STRING, "on": {"type": "boolean"}}
+)
+
+
+async def test_a_policy_question_goes_to_the_faq(engine) -> None:
+    # was no call: "I can faq lookup tool for you."
+    words = "How many bags can I bring on the plane?"
+    answer = '"You are allowed to bring one bag on the plane."'
+    call, said = await call_and_answer(engine, [FAQ], words, answer)
+    assert (call, said) == (
+        ("faq_lookup_tool", {"question": words}),
+        "You are allowed to bring one bag on the plane.",
+    )
+
+
+async def test_a_light_switched_says_what_was_switched(engine) -> None:
+    # was "Done: kitchen."
+    call, said = await call_and_answer(engine, [TOGGLE_LIGHT], "Turn off the kitchen light", '{"ok": true}')
+    assert (call, said) == (
+        ("toggle_light", {"room": "kitchen", "on": False}),
+        "I've turned off the kitchen light.",
+    )

@@ -220,3 +220,31 @@ def test_a_policy_question_goes_to_the_faq(words: str) -> None:
 @pytest.mark.parametrize("words", ["What can you do?", "How does this work?", "What are you?"])
 def test_a_question_about_the_assistant_is_still_answered_so(words: str) -> None:
     assert _said(words, (FAQ,)).tool_calls == ()
+
+
+# LiveKit's examples: a level set is said with its value; a light switched says what was switched.
+SET_VOLUME = _tool(
+    "set_volume", "Set the speaker volume.", {"volume": {"type": "integer", "minimum": 0, "maximum": 100}}
+)
+TOGGLE_LIGHT = _tool("toggle_light", "Turn a light on or off.", {"room": STRING, "on": BOOLEAN})
+
+
+@pytest.mark.parametrize(
+    ("words", "tool", "output", "said"),
+    [
+        # was "I've set the volume."
+        ("Turn the volume up to 80", SET_VOLUME, '{"volume": 80}', "I've set the volume to 80."),
+        # was "Done: kitchen."
+        ("Turn off the kitchen light", TOGGLE_LIGHT, '{"ok": true}', "I've turned off the kitchen light."),
+        ("Switch the bedroom light on", TOGGLE_LIGHT, '{"ok": true}', "I've turned on the bedroom light."),
+    ],
+)
+def test_a_setting_done_says_what_it_set(words: str, tool: ToolSpec, output: str, said: str) -> None:
+    reply = _said(words, (tool,))
+    (call,) = reply.tool_calls
+    history = (
+        TurnView("u0", "user_text", words),
+        TurnView("c0", "function_call", call.arguments, name=call.name, call_id="c0"),
+        TurnView("o0", "function_call_output", output, call_id="c0"),
+    )
+    assert reply_to(history, (tool,), today=MONDAY).text == said
