@@ -460,6 +460,8 @@ def _declined(text: str, tools: list[ToolSpec]) -> Plan | None:
     reason = (utterance.not_asking(text) or utterance.not_asking(utterance.clean(text))) if tools else None
     if reason in ("a request not to act", "a dismissal"):
         return Plan((), None, f"no call: {reason}", "Okay, I'll leave it.")
+    if reason == "a question about the assistant" and _for_the_faq(text, tools):
+        return None  # "How many bags can I bring on the plane?": the app's FAQ answers it (``_asked_faq``)
     if reason == "a question about the assistant":
         names = [lexicon.identifier_words(tool.name) for tool in tools[:4]]
         listed = f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
@@ -1123,13 +1125,33 @@ _A_QUESTION = re.compile(
 )
 
 
+def _for_the_faq(text: str, tools: list[ToolSpec]) -> bool:
+    """A question read as one about the assistant or the app that is the service's policy, not the
+    assistant's ("How many bags can I bring on the plane?", "Is it safe to bring a power bank?"), with a
+    question-answering tool declared (the Agents SDK's ``faq_lookup_tool``): the FAQ's, as a model asks
+    it (it said "I can faq lookup tool for you."). "What can you do?", "How does this work?" stay the
+    assistant's."""
+    if utterance.not_asking(text) != "a question about the assistant" or _ABOUT_THE_ASSISTANT.search(text):
+        return False
+    return any(_ANSWERS_QUESTIONS.search(_declared_words(tool)) for tool in tools)
+
+
+# What asks about the assistant itself, not the service it serves.
+_ABOUT_THE_ASSISTANT = re.compile(
+    r"\b(?:you|your|yourself)\b|\bthis (?:app|assistant|thing|service|bot)\b"
+    r"|\bhow (?:does|do) (?:this|that|it)\b|^\W*help\W*$|\bwhat(?:'s| is) this\b",
+    re.IGNORECASE,
+)
+
+
 def _asked_faq(text: str, tools: list[ToolSpec]) -> Plan | None:
     """A question no tool's words take, put to the app's question-answering tool (``_ANSWERS_QUESTIONS``)
     with the question as asked, as a model does ("Can I bring my dog on the plane?" →
     ``faq_lookup_tool {question: …}``); None when the words ask no question or no such tool takes one
     string."""
     asked = text.strip()
-    if not _A_QUESTION.match(asked) or utterance.not_asking(asked) is not None:
+    refused = utterance.not_asking(asked)
+    if not _A_QUESTION.match(asked) or (refused is not None and not _for_the_faq(asked, tools)):
         return None
     for tool in tools:
         schema = tool.parameters or {}

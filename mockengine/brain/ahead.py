@@ -104,6 +104,18 @@ def takes_a_day(tool: ToolSpec) -> bool:
     return any(_takes_day(name, sub) for name, sub in _properties(tool).items())
 
 
+def one_day_named(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where "in N days" is in ``text`` (start, end) when the number at ``text[start:end]`` is its N: one
+    day to come named, not a count of days (``said`` reads it as the days that reach it, today counted);
+    None otherwise."""
+    before, after = _IN_BEFORE.search(text[:start]), _DAYS_AFTER.match(text[end:])
+    return (before.start(), end + after.end()) if before is not None and after is not None else None
+
+
+_IN_BEFORE = re.compile(r"\bin\s+$", re.IGNORECASE)
+_DAYS_AFTER = re.compile(r"\s+days?\b", re.IGNORECASE)
+
+
 def days_parameter(name: str, schema: Any) -> bool:
     """Whether parameter ``name`` counts days (``days``, ``num_days``, ``forecast_days``)."""
     if not isinstance(schema, dict) or schema.get("type") not in ("integer", "number"):

@@ -222,6 +222,11 @@ def rank(text: str, tools: list[ToolSpec]) -> list[Match]:
             # "turn off the fan" to set_device(device, state: [on, off]), however few tools are declared
             # (one tool's words are all equally rare: its enum alone scored below MIN_SCORE)
             score, strong = max(score, MIN_SCORE), True
+        if vocabulary.switches & _switched_things(text):
+            # "turn off notifications" to update_preferences(preferences: {notifications: boolean}): the
+            # switch is said of a boolean the tool declares (the word alone, an optional detail, scored
+            # below MIN_SCORE; said beside the language it was called)
+            score, strong = max(score, MIN_SCORE), True
         # "how do I get a refund for order A12?" asks for the refund a tool is named for, as "can I get a
         # refund" does: no how-to question of it (a model asks it of the tool, not the order's status)
         getting = bool(gotten & vocabulary.name) and not vocabulary.lookup
@@ -284,6 +289,21 @@ _SOME_MONDAY = date(2000, 1, 3)  # whether a time to come is said does not depen
 # A switch thrown: "turn off the fan", "switch the heater on" ("power it down": "down" is no option; "I
 # turned it off" is told, not asked).
 _SWITCHED = re.compile(r"\b(?:turn|switch|power)\s+(?:[\w'-]+\s+){0,3}?(?:on|off)\b", re.I)
+# What a switch is said of: "turn off (my) notifications", "turn notifications off", "disable alerts".
+_SWITCHED_THING = re.compile(
+    r"\b(?:(?:turn|switch)\s+(?:on|off)|enable|disable)\s+(?:(?:my|the|all|our)\s+)?(?P<after>[\w-]+)"
+    r"|\b(?:turn|switch)\s+(?:(?:my|the|all|our)\s+)?(?P<before>[\w-]+)\s+(?:on|off)\b",
+    re.I,
+)
+# Words of a boolean's name that name no thing switched ("enabled" of notifications_enabled).
+_FLAGS = frozenset(lexicon.concept(w) for w in ("enabled", "enable", "is", "on", "only", "use", "flag"))
+
+
+def _switched_things(text: str) -> set[str]:
+    """The concepts of what ``text`` switches on or off ("turn off my notifications" → notifications)."""
+    return {lexicon.concept(m.group("after") or m.group("before")) for m in _SWITCHED_THING.finditer(text)}
+
+
 # "next" of a time ("next Friday", "next week"): when, not the action of going to the next thing.
 _NEXT_WHEN = re.compile(
     r"\bnext\s+(?=(?:week|weekend|month|year|morning|afternoon|evening|night|monday|tuesday|wednesday"
@@ -735,10 +755,38 @@ def actions(
             matched[-1] = (joined, best(joined, tools))
         else:
             matched.append((part, match))
+    matched = _settings_together(matched, tools)
     if len(matched) > 1 and all(match is not None for _, match in matched):
         return [(part.replace(" & ", " and "), match) for part, match in matched if match is not None]
     whole = best(text, tools)
     return [(text, whole)] if whole is not None else []
+
+
+def _settings_together(
+    matched: list[tuple[str, Match | None]], tools: list[ToolSpec]
+) -> list[tuple[str, Match | None]]:
+    """Parts that each set another of one tool's settings, by its parameters' words and none of its
+    name's, are one request: "Switch my language to Spanish and turn off notifications" is one
+    update_preferences call with both, as a model makes it (two calls each with one, once a switch said
+    of a declared boolean picked the tool on its own). "Add milk and add eggs" (the name's verb in
+    each) stays two."""
+    together: list[tuple[str, Match | None]] = []
+    for part, match in matched:
+        if together and match is not None and _other_setting(together[-1][1], match):
+            joined = f"{together[-1][0]} and {part}"
+            together[-1] = (joined, best(joined, tools) or match)
+        else:
+            together.append((part, match))
+    return together
+
+
+def _other_setting(before: Match | None, match: Match) -> bool:
+    """``match`` picks ``before``'s tool by words of other parameters than it, none of the tool's name."""
+    if before is None or before.tool is not match.tool or not before.cues or not match.cues:
+        return False
+    vocabulary = _vocabulary(_key(match.tool))
+    first, second = ({lexicon.concept(c.lower()) for c in m.cues} for m in (before, match))
+    return not (first | second) & vocabulary.name and not first & second
 
 
 # Words that ask to be told something: "I just want to know where it is", "tell me where it is".
@@ -886,6 +934,9 @@ class _Vocabulary:
     # an OpenAI Agents SDK handoff (``transfer_to_<agent>``): a question about what its agent is named
     # for or handles ("what's the weather in Rome?" beside transfer_to_weather) is for that agent
     handoff: bool = False
+    # the concepts of its boolean parameters' names, nested ones too ("notifications" of
+    # ``preferences: {notifications}``): a switch said of one sets it
+    switches: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=4096)
@@ -906,9 +957,11 @@ def _vocabulary(key: str) -> _Vocabulary:
     kept = frozenset(w for v in verb for w in lexicon.word_associated(v))
     texts = [description or ""]
     properties = schema_values.properties_of(parameters)
-    kinds, enums = set(), set()
+    kinds, enums, switches = set(), set(), set()
     for parameter, schema, weight in _declared_parameters(parameters):
         _add(weights, _concepts(lexicon.identifier_words(parameter)), weight)
+        if isinstance(schema, Mapping) and schema.get("type") == "boolean":
+            switches |= set(_concepts(lexicon.identifier_words(parameter))) - _FLAGS
         if isinstance(schema, Mapping):
             kinds |= {kinds_of.kind_of(parameter, schema), *scalars.units_of(parameter, schema)}
             # a phone number heard fits a tool that takes one, as a day fits one that takes a date
@@ -976,6 +1029,7 @@ def _vocabulary(key: str) -> _Vocabulary:
         kept,
         acted_on,
         handled is not None,
+        frozenset(switches),
     )
 
 

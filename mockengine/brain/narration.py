@@ -316,6 +316,87 @@ def grounding(output: str, call_name: str | None, call_arguments: str | None) ->
     return f"Done: {named}{where}."
 
 
+def _switched(words: list[str], arguments: Any) -> str | None:
+    """A switch thrown by a tool that toggles a thing (LiveKit's ``toggle_light(room, on: bool)``): "I've
+    turned off the kitchen light." (it was "Done: kitchen."); None unless the name opens with a switch
+    verb and one argument is a boolean."""
+    if not words or words[0] not in _SWITCH_VERBS or not isinstance(arguments, Mapping):
+        return None
+    flags = [v for v in arguments.values() if isinstance(v, bool)]
+    if len(flags) != 1:
+        return None
+    rest = [w for w in words[1:] if w not in _PARTICLES]
+    place = next(
+        (v for k, v in arguments.items() if isinstance(v, str) and v.strip() and _names_place(str(k))),
+        None,
+    )
+    thing = " ".join(([place.strip()] if place else []) + rest)
+    return f"I've turned {'on' if flags[0] else 'off'} the {thing}." if thing else None
+
+
+_SWITCH_VERBS = frozenset(("toggle", "switch", "turn"))
+
+
+def _names_place(key: str) -> bool:
+    """A parameter that holds where (``room``, ``location``, ``city``)."""
+    words = set(lexicon.identifier_words(key).split())
+    return implied.holds_place(key) or bool(words & {"room", "location", "place", "area", "zone"})
+
+
+def _level_set(verb: str, rest: list[str], arguments: Any) -> str:
+    """ " to 80" after a level set (``set_volume {volume: 80}``: "I've set the volume to 80."; it said
+    "I've set the volume."): the number whose parameter is named for the thing set; "" otherwise."""
+    if verb not in ("set", "adjust", "change") or not rest or not isinstance(arguments, Mapping):
+        return ""
+    levels = [
+        v
+        for k, v in arguments.items()
+        if _is_number(v) and set(lexicon.identifier_words(str(k)).split()) & set(rest)
+    ]
+    return f" to {_amount(levels[0])}" if len(levels) == 1 else ""
+
+
+def _booked_for(arguments: Any) -> str | None:
+    """The day (and time) a booking's arguments give, as a model says it: ``{date: "2026-12-12", time:
+    "19:00"}`` → "Saturday, December 12 at 7 pm"; ``{datetime: "2026-12-10T09:00:00"}`` → "Thursday,
+    December 10 at 9 am". None when no argument is an ISO date."""
+    if not isinstance(arguments, Mapping):
+        return None
+    day = clock = None
+    for value in arguments.values():
+        if not isinstance(value, str):
+            continue
+        stamp = _ISO_STAMP.fullmatch(value.strip())
+        if stamp is not None and day is None:
+            day = _spoken_day(stamp.group("day"))
+            clock = clock or (_spoken_clock(stamp.group("clock")) if stamp.group("clock") else None)
+        elif _CLOCK.fullmatch(value.strip()) and clock is None:
+            clock = _spoken_clock(value.strip())
+    if day is None:
+        return None
+    return f"{day} at {clock}" if clock else day
+
+
+def _spoken_clock(value: str) -> str | None:
+    """A 24-hour time as a model says it: "19:00" → "7 pm", "10:30" → "10:30 am", "12:00" → "12 pm"."""
+    match = _CLOCK.fullmatch(value)
+    if match is None:
+        return None
+    hour, minute = int(match.group(1)), int(match.group(2))
+    if hour > 23 or minute > 59:
+        return None
+    half = "am" if hour < 12 else "pm"
+    shown = hour % 12 or 12
+    return f"{shown} {half}" if minute == 0 else f"{shown}:{minute:02d} {half}"
+
+
+# An ISO date, with its time of day when it is a date-time ("2026-12-10T09:00:00", "… 09:00").
+_ISO_STAMP = re.compile(
+    r"(?P<day>\d{4}-\d{2}-\d{2})(?:[T ](?P<clock>\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+)
+_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::\d{2})?")
+
+
 def _spoken_day(value: str) -> str | None:
     """An ISO date as a model says it: "2026-12-12" → "Saturday, December 12"; None for any other
     string."""
@@ -384,6 +465,9 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     kitchen."; send_chat {to: Dario} → "I've sent the chat to Dario.". None when the name opens with no
     verb (the caller says "Done: …")."""
     words = lexicon.identifier_words(name).split()
+    switched = _switched(words, arguments)
+    if switched is not None:
+        return switched
     # an action's own verb, not a noun of one ("favorites", "bookings")
     if not words or not (
         words[0] in _VERBS
@@ -405,7 +489,11 @@ def _action_done(name: str, arguments: Any, data: Any) -> str | None:
     if number is not None:  # {"table": 12} after book_table: "I've booked table 12", which one it is
         thing = " ".join([*rest, number])
     done = f"{_past(verb)} {particle} {thing}" if particle and rest else f"{_past(verb)} {thing} {particle}"
-    sentence = f"I've {' '.join(done.split())}{_detail(verb, arguments, data)}."
+    detail = _detail(verb, arguments, data) or _level_set(verb, rest, arguments)
+    booked = _booked_for(arguments) if verb in _BOOKING_VERBS else None
+    if booked is not None:  # book_table {date, time}: "… the table for Saturday, December 12 at 7 pm."
+        detail = f"{detail} on {booked}" if detail else f" for {booked}"  # "from Boston to Denver on …"
+    sentence = f"I've {' '.join(done.split())}{detail}."
     state = _state(data)
     if state and _state_key(data) == "mode":  # a view's mode ("grid"): "It's in grid view."
         state = f"in {state} view"
@@ -457,7 +545,7 @@ def _done_to(verb: str, preposition: str, target: list[str], arguments: Any, dat
     named = next(
         (v for k, v in strings if target and target[-1] in lexicon.identifier_words(k).split()), None
     )
-    where = named or (f"the {noun}" if noun else "")
+    where = named or (_handed_on_to(target) if verb in _HANDING else f"the {noun}" if noun else "")
     thing = next(
         (v for k, v in strings if v != named and _is_thing(k) and not k.lower().endswith("id")),
         "you" if verb in _HANDING else "it",  # transfer_to_department: the caller is put through
@@ -467,6 +555,19 @@ def _done_to(verb: str, preposition: str, target: list[str], arguments: Any, dat
     return f"{sentence} The confirmation is {code}." if code else sentence
 
 
+def _handed_on_to(target: list[str]) -> str:
+    """Where a call is handed on, as a model says it, from the words of the tool's name after "to"
+    (``transfer_to_<x>``): a department bare ("billing", "support"; it was "the billing"), a person
+    with "a" ("a human agent"), a group with "the" ("the sales team")."""
+    if not target:
+        return ""
+    if target[-1] in _HUMAN:
+        return f"a {' '.join(target)} agent" if target[-1] == "human" else f"a {' '.join(target)}"
+    return f"the {' '.join(target)}" if target[-1] in _GROUPS else " ".join(target)
+
+
+_HUMAN = frozenset(("human", "person", "agent", "representative", "operator", "specialist", "supervisor"))
+_GROUPS = frozenset(("team", "department", "desk", "line", "queue", "office", "manager"))
 # A tool name's word as a model says it: "I've sent the text", not "the sms".
 _SAID_AS = {"sms": "text", "mms": "text", "msg": "message", "dm": "message", "txt": "text"}
 # Verbs that hand a call (or the caller) on: their argument is where it goes ("to billing").

@@ -47,7 +47,7 @@ import dataclasses
 import json
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -626,7 +626,7 @@ class ScriptedBrain:
         batch = [
             (call, output)
             for call, output in outputs.answered_together(history)
-            if _handed_to(call, history) is None
+            if _handed_to(call, history, turn.tools) is None
         ]
         if len(batch) > 1 and not any(turn.is_study_tool(call.name or "") for call, _ in batch):
             # One call a response: the outputs so far are spoken of once the last call the words asked
@@ -640,7 +640,7 @@ class ScriptedBrain:
         call = next(
             (c for c in history if c.kind == "function_call" and item and c.call_id == item.call_id), None
         )
-        if error is None and call is not None and _handed_to(call, history) is not None:
+        if error is None and call is not None and _handed_to(call, history, turn.tools) is not None:
             handed = self._after_handoff(turn)
             if handed is not None:
                 return handed
@@ -705,7 +705,11 @@ class ScriptedBrain:
         if words is None or not turn.may_call:
             return None
         said, heard = words
-        since = [_handed_to(item, history) for item in history[said + 1 :] if item.kind == "function_call"]
+        since = [
+            _handed_to(item, history, turn.tools)
+            for item in history[said + 1 :]
+            if item.kind == "function_call"
+        ]
         if any(agent is None for agent in since):
             return None
         agent = (since[-1] or "") if since else ""
@@ -722,6 +726,11 @@ class ScriptedBrain:
             covered = acting.topics(tools)
             earlier = _user_words_before(history, history[said])
             words_reply = phrases.reply_to_words(heard, turn.rng, turn.persona.name, covered, earlier)
+            if phrases.unanswered(words_reply):
+                # "I want a refund" to the billing agent: taken up, not echoed ("You said I want a refund.
+                # Tell me more.")
+                taken_up = phrases.pick(turn.rng, phrases.TAKEN_UP, agent=_agent_called(agent))
+                return Reply(taken_up, rule="builtin.after_handoff.taken_up")
             return Reply(
                 phrases.styled(words_reply, turn.persona.style, turn.rng), rule="builtin.after_handoff"
             )
@@ -1068,10 +1077,16 @@ def _named_tool(turn: Turn) -> ToolSpec | None:
 __all__ = ["ANSWER_TOOLS", "ScriptedBrain"]
 
 
-def _handed_to(call: TurnView, history: tuple[TurnView, ...]) -> str | None:
+def _handed_to(
+    call: TurnView, history: tuple[TurnView, ...], tools: Mapping[str, ToolSpec] | None = None
+) -> str | None:
     """The words of the agent a handoff ``call`` gave the conversation to, or None when it is no handoff:
-    the OpenAI Agents SDKs name a handoff's tool ``transfer_to_<agent>`` unless the app overrides it, and
-    answer it with ``{"assistant": "<agent name>"}`` whatever its name (``escalate_to_billing``)."""
+    the OpenAI Agents SDKs name a handoff's tool ``transfer_to_<agent>`` unless the app overrides it,
+    describe it "Handoff to the <agent> agent to handle the request. …", and answer it with
+    ``{"assistant": "<agent name>"}`` whatever its name (``escalate_to_billing``). A ``transfer_to_<x>``
+    still declared (``tools``) with a description of the app's own ("Transfer the caller to the billing
+    department.") answered otherwise is the app's own transfer (a phone call's), no new agent: it is said
+    done (it was the new agent's greeting, "Hi, you're through to the billing agent.")."""
     name = call.name or ""
     output = next(
         (i.text for i in history if i.kind == "function_call_output" and i.call_id == call.call_id), None
@@ -1079,7 +1094,16 @@ def _handed_to(call: TurnView, history: tuple[TurnView, ...]) -> str | None:
     data = output_data(output) if output is not None else None
     if isinstance(data, dict) and list(data) == ["assistant"] and isinstance(data["assistant"], str):
         return lexicon.identifier_words(data["assistant"])
-    return lexicon.identifier_words(name[len(HANDOFF_PREFIX) :]) if name.startswith(HANDOFF_PREFIX) else None
+    if not name.startswith(HANDOFF_PREFIX):
+        return None
+    declared = (tools or {}).get(name)
+    if declared is not None and not _SDK_HANDOFF.match(declared.description or ""):
+        return None
+    return lexicon.identifier_words(name[len(HANDOFF_PREFIX) :])
+
+
+# The Agents SDKs' description of a handoff's tool (``Handoff.default_tool_description``).
+_SDK_HANDOFF = re.compile(r"\s*Handoff to the\b", re.IGNORECASE)
 
 
 def _agent_called(name: str) -> str:

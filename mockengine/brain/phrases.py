@@ -150,6 +150,12 @@ HANDED_OVER = (
     "Hi, you're through to the {agent}. How can I help?",
     "This is the {agent}. What can I do for you?",
 )
+# A handoff's new agent when the words asked it for something it has no tool or answer for ("I want a
+# refund"): it introduces itself and takes the request up, as a model does (the words were echoed).
+TAKEN_UP = (
+    "Hi, you're through to the {agent}. I can help with that. Could you tell me a bit more?",
+    "This is the {agent}. I can help with that. What are the details?",
+)
 # "Greetings!" greets; "Greetings from Paris!" sends someone's.
 _HELLO = re.compile(
     r"^\W*(?:hello|hi|hey|greetings(?!\s+(?:from|of|to)\b)|good\s+(?:morning|afternoon|evening))\b", re.I

@@ -107,10 +107,12 @@ def fill(
     description: str = "",
     *,
     depth: int = 0,
+    as_heard: str = "",
 ) -> Filled:
     """Arguments for a call described by ``schema`` (a JSON Schema object) from ``text``; the tool's
     ``description`` tells which words are its own, never a value. ``depth``: how deep in objects this
-    schema is (a required object parameter is filled as a call of its own, ``_fill_object``)."""
+    schema is (a required object parameter is filled as a call of its own, ``_fill_object``); ``as_heard``:
+    the words as heard when ``text`` is what an outer object left of them ("" for ``text``)."""
     properties = schema_values.properties_of(schema)  # a required name without one: a free string
     required = schema_values.required_of(schema)
     # a value taken back ("not Paris, Berlin") is no value; a town's US state said without its comma
@@ -133,12 +135,25 @@ def fill(
         # "Create a task: I have to renew my passport": after the request's own words, "I have to" frames
         # the task, which is "renew my passport" (it was "todo renew my passport")
         said = _NEED_AFTER_FRAME.sub(r"\g<frame> ", said, count=1)
-    work = _Work(verbatim.rewritten(said, to_dos=to_dos), today, text)
+    work = _Work(verbatim.rewritten(said, to_dos=to_dos), today, as_heard or text)
+    work.reaches_ahead = ahead.says_ahead(tool_name, description)
     filled = Filled()
 
     def nested(target: Mapping[str, Any], text: str) -> Filled:
-        """An object parameter's own parameters from ``text``, one object deeper."""
-        return fill(tool_name, target, text, referent, today, vocabulary, description, depth=depth + 1)
+        """An object parameter's own parameters from ``text``, one object deeper; the words as heard go
+        with them ("turn off my notifications": the switch's verb, cut as the tool's, says "off" of
+        ``preferences.notifications``, which was true by its own word)."""
+        return fill(
+            tool_name,
+            target,
+            text,
+            referent,
+            today,
+            vocabulary,
+            description,
+            depth=depth + 1,
+            as_heard=work.heard,
+        )
 
     kinds = {
         name: "other" if _untyped_object(sub, schema) else kinds_of.kind_of(name, sub)
@@ -362,7 +377,7 @@ def _days_ahead(work: _Work, filled: Filled, properties: Mapping[str, Any], kind
         if cut and len(words) > cut:
             filled.arguments[name] = " ".join(words[:-cut])
     for name, sub in properties.items():
-        if name in filled.arguments and not _day_said_as_count(when, filled, name, sub):
+        if name in filled.arguments:
             continue
         if ahead.days_parameter(name, sub):
             days = min(when.days, sub.get("maximum", when.days))  # a forecast of at most 5 days: 5
@@ -371,16 +386,6 @@ def _days_ahead(work: _Work, filled: Filled, properties: Mapping[str, Any], kind
             day = work.today.isoformat()
             filled.arguments[name] = day if kinds[name] == "date" else f"{day}T00:00:00"
             filled.sources[name] = f"{when.phrase} (from today)"
-
-
-def _day_said_as_count(when: ahead.Ahead, filled: Filled, name: str, schema: Any) -> bool:
-    """Whether ``days`` was filled with the number of "in 3 days" by its number and unit (3): that names
-    one day to come, which the days from today reach, today counted, as every other time to come does
-    (``ahead.said``: 4, as tomorrow is 2). "for 3 days", "a 3 day forecast" are counts, kept."""
-    if not when.phrase.startswith("in ") or not ahead.days_parameter(name, schema):
-        return False
-    source = filled.sources.get(name, "").lower()
-    return bool(source) and source in when.words.lower() and filled.arguments[name] == when.days - 1
 
 
 def _without_bare_verb(work: _Work, filled: Filled, kinds: Mapping[str, str]) -> None:
@@ -1303,6 +1308,7 @@ class _Work:
         self.said = text  # as said, before any value was taken out
         self.heard = heard or text  # as heard, before the tool's mention and frame were cut
         self.today = today
+        self.reaches_ahead = False  # the tool answers a time to come (``ahead.says_ahead``: a forecast)
 
     def take(self, span: Span) -> str:
         words = self.text[span.start : span.end]
@@ -1587,6 +1593,17 @@ def _fill_one(
         span = values.in_the_evening(_first(values.times(work.text)), work.said)
     elif kind == "number":
         span = scalars.number_for(work.text, name, schema)
+        named = (
+            ahead.one_day_named(work.text, span.start, span.end)
+            if span is not None and work.reaches_ahead and ahead.days_parameter(name, schema)
+            else None
+        )
+        if named is not None:
+            # "in 3 days" to a forecast's ``days`` names one day, no count of days: ``_days_ahead`` fills
+            # the days from today that reach it (4, as tomorrow is 2; a forecast of 3 ends the day before).
+            # Its words are a time, no string's value ("Paris forecast in 5 days": no city "5 days").
+            work.take(Span("", *named))
+            span = None
     elif kind == "enum":
         span = _directed_option(work.text, schema["enum"], name) or scalars.enum_for(
             work.text, schema["enum"], name

@@ -263,7 +263,9 @@ FLIGHT = _tool(
             FLIGHT,
             {"origin": "Boston", "destination": "Denver", "date": "2026-12-14"},
             '{"confirmation": "ABC123"}',
-            "I've booked the flight from Boston to Denver. The confirmation is ABC123.",
+            # brk31: the day booked is said too
+            "I've booked the flight from Boston to Denver on Monday, December 14. The confirmation is "
+            "ABC123.",
         ),
         (
             "Send an SMS to 415 555 0199 saying I'm running late",

@@ -36,7 +36,11 @@ def test_a_new_id_in_the_output_is_read_back() -> None:
     booked = grounding(
         json.dumps({"booking_id": "B-1042", "status": "confirmed"}), "book_table", json.dumps(BOOKING)
     )
-    assert booked == "I've booked the table for Dana. It's confirmed, and the booking ID is B-1042."
+    # brk31: the day and time booked are said too
+    assert booked == (
+        "I've booked the table for Dana on Tuesday, March 3 at 7 pm. It's confirmed, and the booking ID is "
+        "B-1042."
+    )
     refunded = grounding(
         json.dumps({"refund_id": "R-77", "amount": "$42.50"}),
         "request_refund",
