@@ -164,3 +164,21 @@ class Step:
         self.events.extend(other.events)
         self.effects.extend(other.effects)
         return self
+
+
+class _StaysEmpty(list[Any]):
+    """An empty list that refuses to grow: the lists of :data:`NO_STEP`, which every append that changes
+    nothing shares. Equal to ``[]``, so ``NO_STEP == Step()``."""
+
+    def _refuse(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("NO_STEP is shared by every append that changes nothing: build a Step() to add to")
+
+    append = extend = insert = __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse  # type: ignore[assignment]
+
+
+NO_STEP = Step(events=_StaysEmpty(), effects=_StaysEmpty())
+"""The step of an append that changes nothing (most of them, 50 a second per session), shared instead of a
+``Step()`` built for each (~1.9 k instructions: docs/cpu.md, twenty-first pass). Read-only: its lists
+refuse to grow (TypeError), so code that adds to a step it was given must be given its own:
+``UserTurns.on_input_audio_buffer_append`` returns a fresh ``Step()`` in its place, so only
+``RealtimeSession.receive_audio``'s callers (the shells, which read a step) ever see it."""

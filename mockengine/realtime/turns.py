@@ -20,7 +20,7 @@ from mockengine.protocol import errors
 from mockengine.protocol import server_events as se
 from mockengine.protocol.session_config import ServerVad, TurnDetection
 from mockengine.realtime.context import SessionContext
-from mockengine.realtime.effects import ProbeKey, Step, Trace, Transcribe
+from mockengine.realtime.effects import NO_STEP, ProbeKey, Step, Trace, Transcribe
 from mockengine.realtime.input_buffer import MIN_COMMIT_MS, InputAudioBuffer
 from mockengine.realtime.items import UNINTELLIGIBLE_CODE, ConversationItems
 from mockengine.realtime.prosody import Prosody
@@ -73,12 +73,15 @@ class UserTurns:
     # -- client events --------------------------------------------------------------------------------
 
     def on_input_audio_buffer_append(self, event: ce.InputAudioBufferAppend, now_ms: float) -> Step:
-        return self.append_audio(event.audio, now_ms)
+        step = self.append_audio(event.audio, now_ms)
+        # (`receive` and its callers may add to the step they get: never the shared read-only one)
+        return Step() if step is NO_STEP else step
 
     def append_audio(self, audio: bytes, now_ms: float, format_type: str | None = None) -> Step:
         """An append's audio in ``format_type`` (None: the session's input format);
         ``RealtimeSession.receive_audio`` calls it without an event object (a WebRTC call's microphone
-        with ``"audio/pcm"``)."""
+        with ``"audio/pcm"``). An append that changes nothing to send or run gets the shared read-only
+        :data:`~mockengine.realtime.effects.NO_STEP`."""
         fmt, stream = format_type or self.ctx.view.input_format.type, self.input_stream
         buffer = self.buffer
         # PCM16 skips the stream's call: this runs 50 times a second per session (docs/cpu.md).
@@ -105,9 +108,9 @@ class UserTurns:
         frames = self.classifier.push(buffer.append(pcm))
         detector = self.detector
         if detector is None or not frames:
-            return Step()
+            return NO_STEP
         signals = detector.push_frames(frames)
-        step = self._on_signals(signals, now_ms) if signals else Step()
+        step = self._on_signals(signals, now_ms) if signals else NO_STEP
         if self.state is _LISTENING or self.state is _HANDED_OVER:
             # Between turns only the recent past can become part of a turn (prefix padding, a late
             # semantic decision's replay); forgetting the rest keeps an hour of silence from piling up.
@@ -141,22 +144,22 @@ class UserTurns:
         if frame is None:
             frames = classifier.push(pcm)
             if not frames:
-                return Step()
+                return NO_STEP
         elif in_turn:
             if detector.push_speaking_frame(frame):
-                return Step()  # (in a turn the buffer keeps everything: no trim)
+                return NO_STEP  # (in a turn the buffer keeps everything: no trim)
             frames = [frame]
         elif detector.push_quiet_frame(frame):
             if detector.config is not self._kept_for:
                 self._kept_for, self._kept_ms = detector.config, _idle_kept_ms(detector.config)
             if held_bytes > self._kept_ms * 48:  # keep_last_ms's own early return, without its call
                 buffer.keep_last_ms(self._kept_ms)
-            return Step()
+            return NO_STEP
         else:
             frames = [frame]
         # From here as `append_audio`'s general path goes on after the classifier.
         signals = detector.push_frames(frames)
-        step = self._on_signals(signals, now_ms) if signals else Step()
+        step = self._on_signals(signals, now_ms) if signals else NO_STEP
         if self.state is _LISTENING or self.state is _HANDED_OVER:
             if detector.config is not self._kept_for:
                 self._kept_for, self._kept_ms = detector.config, _idle_kept_ms(detector.config)

@@ -29,6 +29,7 @@ from mockengine.engines.tokens import TokenCounter
 from mockengine.ids import IdFactory
 from mockengine.protocol import client_events as ce
 from mockengine.realtime import turns
+from mockengine.realtime.effects import NO_STEP, Step
 from mockengine.realtime.response import Pacing
 from mockengine.realtime.session import RealtimeSession, SessionOptions
 from mockengine.realtime.turn_detection import TurnDetector
@@ -217,3 +218,25 @@ def test_a_full_input_buffer_in_a_turn_gives_the_general_paths_error(monkeypatch
     assert results[0] == results[1]
     types = [event["type"] for events, _ in results[0][0] for event in events]
     assert "input_audio_buffer.speech_started" in types and "error" in types
+
+
+def test_an_append_that_changes_nothing_shares_one_read_only_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Most appends change nothing to send or run: they share NO_STEP (docs/cpu.md, twenty-first pass).
+    # It equals Step() and refuses to grow, and a client event's handler never hands it out, as
+    # `receive`'s callers add to the step they get.
+    session = _session()
+    quiet = session.receive_audio(bytes(FRAME_BYTES), None, 20.0)
+    assert quiet is NO_STEP and quiet == Step()
+    for grow in (
+        lambda: NO_STEP.events.append({"type": "x"}),
+        lambda: NO_STEP.effects.extend([object()]),
+        lambda: NO_STEP.extend(Step(events=[{"type": "x"}])),
+        lambda: NO_STEP.events.insert(0, {}),
+    ):
+        with pytest.raises(TypeError, match="NO_STEP"):
+            grow()
+    assert NO_STEP.events == [] and NO_STEP.effects == []
+    step = session.receive(ce.InputAudioBufferAppend(audio=bytes(FRAME_BYTES)), 40.0)
+    assert step is not NO_STEP and step == Step()
+    step.events.append({"type": "mine"})  # (its own: growing it touches nothing shared)
+    assert NO_STEP.events == []
