@@ -103,6 +103,22 @@ PIPECAT_WEATHER = chat_tool(
 )
 
 
+# A settings tool with a nested object (brk30, brk31): its fields count as the tool's words.
+PREFERENCES = chat_tool(
+    "update_preferences",
+    "Update the user's preferences.",
+    {
+        "preferences": {
+            "type": "object",
+            "properties": {
+                "language": {"type": "string", "enum": ["English", "Spanish", "French", "German"]},
+                "notifications": {"type": "boolean"},
+            },
+        }
+    },
+)
+
+
 def chat_client(server: Any) -> AsyncOpenAI:
     """The SDK on the engine's HTTP API, no retries (a retry would hide a failed request)."""
     return AsyncOpenAI(api_key="sk-test", base_url=f"{server.http_url}/v1", max_retries=0)

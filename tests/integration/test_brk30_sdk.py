@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.own_tools import INTEGER, STRING, call_and_answer, chat_tool
+from tests.own_tools import INTEGER, PREFERENCES, STRING, call_and_answer, chat_tool
 
 CART = chat_tool(
     "add_to_cart",
@@ -36,19 +36,6 @@ RESTAURANTS = chat_tool(
         "price_range": {"type": "string", "enum": ["$", "$$", "$$$", "$$$$"]},
     },
     ["location"],
-)
-PREFERENCES = chat_tool(
-    "update_preferences",
-    "Update the user's preferences.",
-    {
-        "preferences": {
-            "type": "object",
-            "properties": {
-                "language": {"type": "string", "enum": ["English", "Spanish", "French", "German"]},
-                "notifications": {"type": "boolean"},
-            },
-        }
-    },
 )
 TRANSFER = chat_tool(
     "transfer_call",

@@ -6,21 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from tests.own_tools import INTEGER, STRING, call_and_answer, chat_tool
-
-PREFERENCES = chat_tool(
-    "update_preferences",
-    "Update the user's preferences.",
-    {
-        "preferences": {
-            "type": "object",
-            "properties": {
-                "language": {"type": "string", "enum": ["English", "Spanish", "French", "German"]},
-                "notifications": {"type": "boolean"},
-            },
-        }
-    },
-)
+from tests.own_tools import INTEGER, PREFERENCES, STRING, call_and_answer, chat_tool
 
 
 async def test_notifications_turned_off_alone_are_updated(engine) -> None:

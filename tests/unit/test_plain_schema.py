@@ -110,7 +110,8 @@ def test_verdict_compares_json_values_not_python_ones() -> None:
     assert verdict("b", {"anyOf": [{"pattern": "a"}, {"$ref": "#"}]}) is None
 
 
-def test_a_plain_message_of_many_parts_is_passed_without_jsonschema(monkeypatch) -> None:
+def _jsonschema_asked(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The instances jsonschema is asked about from now on (appended as it is asked)."""
     asked: list[Any] = []
     real = schema_errors.VALIDATOR_CLASS
 
@@ -120,6 +121,11 @@ def test_a_plain_message_of_many_parts_is_passed_without_jsonschema(monkeypatch)
             return super().iter_errors(instance, *args, **kwargs)
 
     monkeypatch.setattr(schema_errors, "VALIDATOR_CLASS", Counting)
+    return asked
+
+
+def test_a_plain_message_of_many_parts_is_passed_without_jsonschema(monkeypatch) -> None:
+    asked = _jsonschema_asked(monkeypatch)
     parts = [{"type": "input_text", "text": f"part {n}"} for n in range(20_000)]
     event = parse_client_event(
         json.dumps(
@@ -137,15 +143,7 @@ def test_a_session_of_many_plain_tools_is_passed_without_jsonschema(monkeypatch)
     """60,000 function tools (7 MB) held every session of the engine for ~40 s in jsonschema, on the
     event loop: a tool's ``name`` has a ``pattern`` and the session's fields ``anyOf``s, which the plain
     look deferred whole."""
-    asked: list[Any] = []
-    real = schema_errors.VALIDATOR_CLASS
-
-    class Counting(real):  # type: ignore[misc,valid-type]
-        def iter_errors(self, instance: Any, *args: Any, **kwargs: Any) -> Any:
-            asked.append(instance)
-            return super().iter_errors(instance, *args, **kwargs)
-
-    monkeypatch.setattr(schema_errors, "VALIDATOR_CLASS", Counting)
+    asked = _jsonschema_asked(monkeypatch)
     tools = [
         {
             "type": "function",
